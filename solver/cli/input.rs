@@ -1,0 +1,111 @@
+//! Reading position lines from files, standard input or `--fen`, each with its location
+//! (`FILE:LINE`), so that every message can say where it comes from.
+
+use fairysolve::epd::{self, Line, Record};
+use fairysolve::problem::{self, Problem};
+use std::io::Read;
+
+/// One position line of the input, read or not.
+pub struct Item {
+    /// `FILE:LINE`, or `--fen` for the command line.
+    pub source: String,
+    pub record: Result<Record, String>,
+}
+
+impl Item {
+    /// The problem this line states, or a located message.
+    pub fn problem(&self) -> Result<Problem, String> {
+        let rec = self.record.as_ref().map_err(|e| e.clone())?;
+        problem::from_record(rec.clone()).map_err(|e| format!("{}: {}", self.file_part(), e))
+    }
+
+    fn file_part(&self) -> &str {
+        match self.source.rsplit_once(':') {
+            Some((file, _)) if !file.is_empty() => file,
+            _ => &self.source,
+        }
+    }
+}
+
+/// Reads the lines of one named input (`-` for standard input).
+fn read_source(name: &str) -> Result<Vec<u8>, String> {
+    if name == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("{name}: cannot read standard input: {e}"))?;
+        Ok(buf)
+    } else {
+        std::fs::read(name).map_err(|e| format!("{name}: cannot read: {e}"))
+    }
+}
+
+/// Every position line of the files and the `--fen` line; read errors become items
+/// too, so no input is silently dropped. `extra_ops` are appended to `--fen`.
+pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item> {
+    let mut items = Vec::new();
+    if let Some(fen) = fen {
+        let text = format!("{fen}{extra_ops}");
+        match epd::parse_line(&text, 1) {
+            Ok(Line::Position(r)) => items.push(Item {
+                source: "--fen".into(),
+                record: Ok(*r),
+            }),
+            Ok(_) => items.push(Item {
+                source: "--fen".into(),
+                record: Err("--fen: no position given".into()),
+            }),
+            Err(e) => items.push(Item {
+                source: "--fen".into(),
+                record: Err(format!("--fen: column {}: {}", e.column, e.message)),
+            }),
+        }
+    }
+    for name in files {
+        let bytes = match read_source(name) {
+            Ok(b) => b,
+            Err(e) => {
+                items.push(Item {
+                    source: name.clone(),
+                    record: Err(e),
+                });
+                continue;
+            }
+        };
+        for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+            let line_no = i + 1;
+            let source = format!("{name}:{line_no}");
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let text = match std::str::from_utf8(raw) {
+                Ok(t) => t,
+                Err(e) => {
+                    items.push(Item {
+                        source,
+                        record: Err(format!(
+                            "{name}: line {line_no}, column {}: not UTF-8 text",
+                            e.valid_up_to() + 1
+                        )),
+                    });
+                    continue;
+                }
+            };
+            let text = if extra_ops.is_empty() || text.trim().is_empty() || text.trim_start().starts_with('#') {
+                text.to_string()
+            } else {
+                format!("{text}{extra_ops}")
+            };
+            match epd::parse_line(&text, line_no) {
+                Ok(Line::Position(r)) => items.push(Item {
+                    source,
+                    record: Ok(*r),
+                }),
+                Ok(_) => {}
+                Err(e) => items.push(Item {
+                    source,
+                    record: Err(format!("{name}: {e}")),
+                }),
+            }
+        }
+    }
+    items
+}

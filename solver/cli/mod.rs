@@ -1,0 +1,118 @@
+//! Command-line front end: argument parsing, reading inputs with their locations, and
+//! the subcommands. Library errors become messages with file, line and column here.
+
+mod input;
+mod perft;
+
+use clap::{Args, Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "fairysolve", version, about = "Problem solver for Trapdoor, Taxi, Earthquake, Underworld and Looking-Glass chess")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences (rules.md 7.1): the move generator's test and benchmark.
+    Perft(perft::PerftArgs),
+}
+
+/// Variant operations given as flags; each has the name of its operation (formats.md 1).
+#[derive(Args, Clone, Default, Debug)]
+pub struct VariantFlags {
+    /// Trapdoor board with timer T.
+    #[arg(long, value_name = "T")]
+    pub trapdoor: Option<String>,
+    /// Ticking pieces: "SQ:r ...".
+    #[arg(long)]
+    pub timers: Option<String>,
+    /// mate-first (default) or falls-first.
+    #[arg(long = "trapdoor-order", alias = "trapdoor_order")]
+    pub trapdoor_order: Option<String>,
+    /// Taxi Chess with cash "W B".
+    #[arg(long)]
+    pub taxi: Option<String>,
+    #[arg(long = "taxi-income", alias = "taxi_income")]
+    pub taxi_income: Option<String>,
+    #[arg(long = "taxi-start", alias = "taxi_start")]
+    pub taxi_start: Option<String>,
+    /// Earthquake board "dx dy".
+    #[arg(long)]
+    pub earthquake: Option<String>,
+    /// block (default) or fly.
+    #[arg(long)]
+    pub void: Option<String>,
+    /// Aftershocks "w b [dx]".
+    #[arg(long)]
+    pub aftershock: Option<String>,
+    /// Underworld board placement.
+    #[arg(long)]
+    pub underworld: Option<String>,
+    #[arg(long)]
+    pub phase: Option<String>,
+    #[arg(long)]
+    pub reserve: Option<String>,
+    #[arg(long)]
+    pub homes: Option<String>,
+    #[arg(long = "u-ep", alias = "u_ep")]
+    pub u_ep: Option<String>,
+    /// Looking-Glass Mirror board placement.
+    #[arg(long)]
+    pub mirror: Option<String>,
+    #[arg(long = "ep-board", alias = "ep_board")]
+    pub ep_board: Option<String>,
+}
+
+impl VariantFlags {
+    /// The flags as EPD operations, appended to a `--fen` line.
+    pub fn operations(&self) -> String {
+        let mut out = String::new();
+        let quoted = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+        let fields: [(&str, &Option<String>); 16] = [
+            ("trapdoor", &self.trapdoor),
+            ("timers", &self.timers),
+            ("trapdoor_order", &self.trapdoor_order),
+            ("taxi", &self.taxi),
+            ("taxi_income", &self.taxi_income),
+            ("taxi_start", &self.taxi_start),
+            ("earthquake", &self.earthquake),
+            ("void", &self.void),
+            ("aftershock", &self.aftershock),
+            ("underworld", &self.underworld),
+            ("phase", &self.phase),
+            ("reserve", &self.reserve),
+            ("homes", &self.homes),
+            ("u_ep", &self.u_ep),
+            ("mirror", &self.mirror),
+            ("ep_board", &self.ep_board),
+        ];
+        for (name, value) in fields {
+            if let Some(v) = value {
+                out.push_str(&format!(" {name} {};", quoted(v)));
+            }
+        }
+        out
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let ok = match cli.command {
+        Command::Perft(args) => perft::run(args),
+    };
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,124 @@
+//! `fairysolve perft`: counts, divides, and checks perft suites' expected counts.
+
+use super::input::{gather, Item};
+use super::VariantFlags;
+use clap::Args;
+use fairysolve::epd::perft_depth;
+use fairysolve::moves::Move;
+use fairysolve::perft;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct PerftArgs {
+    /// Position files; each line's `D1 n; D2 n; ...` operations are checked.
+    pub files: Vec<String>,
+    /// One position (FEN or a whole position line with operations).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Depth (for files: the deepest expected count checked).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Counts per first move.
+    #[arg(long)]
+    pub divide: bool,
+    #[arg(long)]
+    pub json: bool,
+    /// Make every leaf move instead of counting the last ply in bulk.
+    #[arg(long = "no-bulk")]
+    pub no_bulk: bool,
+    #[command(flatten)]
+    pub variants: VariantFlags,
+}
+
+/// Deepest perft accepted: beyond it no run ends in a reasonable time.
+const MAX_DEPTH: u32 = 12;
+
+fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<(u64, u128, Vec<(Move, u64)>, bool), String> {
+    let problem = item.problem()?;
+    let bulk = !args.no_bulk;
+    let start = Instant::now();
+    let (nodes, divide) = if args.divide {
+        let d = perft::divide(&problem.game, &problem.position, depth, bulk);
+        (d.iter().map(|(_, n)| n).sum(), d)
+    } else {
+        (problem.game.perft(&problem.position, depth, bulk), Vec::new())
+    };
+    Ok((nodes, start.elapsed().as_millis(), divide, problem.position.is_chess960()))
+}
+
+fn report(source: &str, depth: u32, nodes: u64, millis: u128, divide: &[(Move, u64)], chess960: bool, json: bool) {
+    if json {
+        let mut obj = serde_json::json!({"nodes": nodes, "depth": depth, "millis": millis});
+        if !divide.is_empty() {
+            let map: serde_json::Map<String, serde_json::Value> = divide
+                .iter()
+                .map(|(m, n)| (m.coord(chess960).to_string(), serde_json::json!(n)))
+                .collect();
+            obj["divide"] = serde_json::Value::Object(map);
+        }
+        println!("{obj}");
+    } else {
+        for (m, n) in divide {
+            println!("{}: {n}", m.coord(chess960));
+        }
+        let nps = if millis > 0 { nodes as u128 * 1000 / millis } else { 0 };
+        println!("{source} depth {depth}: {nodes} nodes in {millis} ms ({nps} nodes/s)");
+    }
+}
+
+pub fn run(args: PerftArgs) -> bool {
+    if args.fen.is_none() && args.files.is_empty() {
+        eprintln!("fairysolve perft: give --fen or a FILE");
+        return false;
+    }
+    if let Some(d) = args.depth {
+        if d > MAX_DEPTH {
+            eprintln!("fairysolve perft: depth {d} is above the limit {MAX_DEPTH}");
+            return false;
+        }
+    }
+    let items = gather(&args.files, args.fen.as_deref(), &args.variants.operations());
+    let mut ok = true;
+    for item in &items {
+        let expected: Vec<(u32, u64)> = match &item.record {
+            Ok(rec) => rec
+                .operations
+                .iter()
+                .filter_map(|o| Some((perft_depth(&o.opcode)?, o.single()?.parse().ok()?)))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        let checks: Vec<(u32, Option<u64>)> = match (args.depth, expected.is_empty()) {
+            (Some(d), true) => vec![(d, None)],
+            (None, true) => {
+                eprintln!("{}: no --depth and no expected counts (D1 n; ...)", item.source);
+                ok = false;
+                continue;
+            }
+            (limit, false) => expected
+                .iter()
+                .filter(|(d, _)| limit.is_none_or(|l| *d <= l) && *d <= MAX_DEPTH)
+                .map(|&(d, n)| (d, Some(n)))
+                .collect(),
+        };
+        for (depth, want) in checks {
+            match count(item, depth, &args) {
+                Err(e) => {
+                    eprintln!("{e}");
+                    ok = false;
+                    break;
+                }
+                Ok((nodes, millis, divide, c960)) => {
+                    report(&item.source, depth, nodes, millis, &divide, c960, args.json);
+                    if let Some(want) = want {
+                        if want != nodes {
+                            eprintln!("{}: depth {depth}: expected {want}, counted {nodes}", item.source);
+                            ok = false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ok
+}

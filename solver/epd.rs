@@ -1,0 +1,358 @@
+//! Position files (formats.md section 1): one position per line, the FEN fields then
+//! operations `opcode operand ...;`. This module reads and writes the text faithfully;
+//! what the operations mean is `problem`'s business.
+
+use crate::fen::{self, FenError, Setup};
+use std::fmt::Write as _;
+use thiserror::Error;
+
+/// A reading error, located in its line (1-based line and column).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct LineError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl LineError {
+    pub fn new(line: usize, column0: usize, message: impl Into<String>) -> LineError {
+        LineError {
+            line,
+            column: column0 + 1,
+            message: message.into(),
+        }
+    }
+}
+
+/// One operand: a bare word or a quoted string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operand {
+    Word(String),
+    Quoted(String),
+}
+
+impl Operand {
+    pub fn text(&self) -> &str {
+        match self {
+            Operand::Word(s) | Operand::Quoted(s) => s,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operation {
+    pub opcode: String,
+    pub operands: Vec<Operand>,
+    /// 0-based column of the opcode in its line.
+    pub column: usize,
+}
+
+impl Operation {
+    /// The single operand's text, or None when there is not exactly one.
+    pub fn single(&self) -> Option<&str> {
+        match self.operands.as_slice() {
+            [one] => Some(one.text()),
+            _ => None,
+        }
+    }
+}
+
+/// A position line as read: its FEN fields and operations in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub line: usize,
+    pub setup: Setup,
+    /// Whether the line carried the two FEN move counters.
+    pub has_counters: bool,
+    pub operations: Vec<Operation>,
+}
+
+impl Record {
+    pub fn get(&self, opcode: &str) -> Option<&Operation> {
+        self.operations.iter().find(|o| o.opcode == opcode)
+    }
+
+    pub fn id(&self) -> Option<&str> {
+        self.get("id").and_then(|o| o.single())
+    }
+}
+
+/// Opcodes of the EPD standard that are kept and written back untouched.
+const STANDARD_OPCODES: &[&str] = &[
+    "acd", "acn", "acs", "am", "bm", "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9",
+    "ce", "dm", "draw_accept", "draw_claim", "draw_offer", "draw_reject", "eco", "fmvn", "hmvc",
+    "id", "nic", "noop", "pm", "pv", "rc", "resign", "sm", "tcgs", "tcri", "tcsi", "v0", "v1",
+    "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+];
+
+/// Opcodes of fairysolve's variants (formats.md section 1).
+pub const VARIANT_OPCODES: &[&str] = &[
+    "trapdoor",
+    "timers",
+    "trapdoor_order",
+    "taxi",
+    "taxi_income",
+    "taxi_start",
+    "earthquake",
+    "void",
+    "aftershock",
+    "underworld",
+    "phase",
+    "reserve",
+    "homes",
+    "u_ep",
+    "mirror",
+    "ep_board",
+    "stip",
+];
+
+/// `D1`..`D99`: an expected perft count, as perft suites write them (`;D1 20 ;D2 400`).
+pub fn perft_depth(opcode: &str) -> Option<u32> {
+    let n = opcode.strip_prefix('D')?;
+    if n.is_empty() || n.len() > 2 || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok().filter(|&d| d >= 1)
+}
+
+/// Longest line read; longer ones are refused rather than processed.
+pub const MAX_LINE_LEN: usize = 16 * 1024;
+
+/// What a line of a position file holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    Blank,
+    Comment,
+    Position(Box<Record>),
+}
+
+/// Reads one line (`line_no` is 1-based, for messages).
+pub fn parse_line(text: &str, line_no: usize) -> Result<Line, LineError> {
+    if text.len() > MAX_LINE_LEN {
+        return Err(LineError::new(
+            line_no,
+            0,
+            format!("the line is {} bytes long, at most {MAX_LINE_LEN} are read", text.len()),
+        ));
+    }
+    let trimmed = text.trim_start();
+    if trimmed.is_empty() {
+        return Ok(Line::Blank);
+    }
+    if trimmed.starts_with('#') {
+        return Ok(Line::Comment);
+    }
+    let located = |e: FenError| LineError::new(line_no, e.column, e.message);
+
+    // The FEN fields end where the first operation starts: after four fields, or six
+    // when the fifth and sixth are the move counters.
+    let all = fen::fields(text);
+    let numeric = |i: usize| {
+        all.get(i)
+            .map(|(_, t)| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b';'))
+            .unwrap_or(false)
+    };
+    let fen_count = if numeric(4) && numeric(5) { 6 } else { 4 };
+    let mut fen_fields: Vec<(usize, &str)> = all.iter().take(fen_count).copied().collect();
+    // A sixth field written with its `;` glued on ends the line's FEN too.
+    if let Some(last) = fen_fields.last_mut() {
+        if fen_count == 6 {
+            last.1 = last.1.trim_end_matches(';');
+        }
+    }
+    let setup = fen::parse_fields(&fen_fields).map_err(located)?;
+    let rest_start = match all.get(fen_count) {
+        Some(&(col, _)) => col,
+        None => text.len(),
+    };
+    // The counters' glued `;`, if any, belongs to no operation.
+    let operations = parse_operations(text, rest_start, line_no)?;
+    Ok(Line::Position(Box::new(Record {
+        line: line_no,
+        setup,
+        has_counters: fen_count == 6,
+        operations,
+    })))
+}
+
+fn is_opcode(word: &str) -> bool {
+    let mut chars = word.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Reads `opcode operand ...;` sequences from `text[start..]`.
+fn parse_operations(text: &str, start: usize, line_no: usize) -> Result<Vec<Operation>, LineError> {
+    let bytes = text.as_bytes();
+    let mut i = start;
+    let mut ops: Vec<Operation> = Vec::new();
+    let skip_ws = |i: &mut usize| {
+        while *i < bytes.len() && (bytes[*i] as char).is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    loop {
+        skip_ws(&mut i);
+        if i >= bytes.len() {
+            break;
+        }
+        if bytes[i] == b';' {
+            // A stray separator (e.g. after the move counters).
+            i += 1;
+            continue;
+        }
+        // Opcode.
+        let op_start = i;
+        while i < bytes.len() && !(bytes[i] as char).is_ascii_whitespace() && bytes[i] != b';' {
+            i += 1;
+        }
+        let opcode = &text[op_start..i];
+        if !is_opcode(opcode) {
+            return Err(LineError::new(
+                line_no,
+                op_start,
+                format!("'{opcode}' is not an operation name"),
+            ));
+        }
+        if !STANDARD_OPCODES.contains(&opcode)
+            && !VARIANT_OPCODES.contains(&opcode)
+            && perft_depth(opcode).is_none()
+        {
+            return Err(LineError::new(
+                line_no,
+                op_start,
+                format!("unknown operation '{opcode}'"),
+            ));
+        }
+        if ops.iter().any(|o| o.opcode == opcode) {
+            return Err(LineError::new(
+                line_no,
+                op_start,
+                format!("operation '{opcode}' is given twice"),
+            ));
+        }
+        // Operands up to the `;`.
+        let mut operands = Vec::new();
+        loop {
+            skip_ws(&mut i);
+            if i >= bytes.len() {
+                // The last operation of a line may omit its ';' (perft suites do).
+                break;
+            }
+            match bytes[i] {
+                b';' => {
+                    i += 1;
+                    break;
+                }
+                b'"' => {
+                    let q_start = i;
+                    i += 1;
+                    let mut s = String::new();
+                    loop {
+                        match text[i..].chars().next() {
+                            None => {
+                                return Err(LineError::new(
+                                    line_no,
+                                    q_start,
+                                    "a quoted operand has no closing '\"'",
+                                ))
+                            }
+                            Some('"') => {
+                                i += 1;
+                                break;
+                            }
+                            Some('\\') if matches!(bytes.get(i + 1), Some(b'"') | Some(b'\\')) => {
+                                s.push(bytes[i + 1] as char);
+                                i += 2;
+                            }
+                            Some(c) => {
+                                s.push(c);
+                                i += c.len_utf8();
+                            }
+                        }
+                    }
+                    operands.push(Operand::Quoted(s));
+                }
+                _ => {
+                    let w_start = i;
+                    while i < bytes.len()
+                        && !(bytes[i] as char).is_ascii_whitespace()
+                        && bytes[i] != b';'
+                        && bytes[i] != b'"'
+                    {
+                        i += 1;
+                    }
+                    operands.push(Operand::Word(text[w_start..i].to_string()));
+                }
+            }
+        }
+        ops.push(Operation {
+            opcode: opcode.to_string(),
+            operands,
+            column: op_start,
+        });
+    }
+    Ok(ops)
+}
+
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// Writes operations in the order given, `opcode operand ...;` separated by spaces.
+pub fn write_operations(ops: &[Operation]) -> String {
+    let mut out = String::new();
+    for op in ops {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&op.opcode);
+        for operand in &op.operands {
+            match operand {
+                Operand::Word(w) => write!(out, " {w}").unwrap(),
+                Operand::Quoted(q) => write!(out, " {}", quote(q)).unwrap(),
+            }
+        }
+        out.push(';');
+    }
+    out
+}
+
+/// Writes a record back as a line: the same fields and operations it was read with.
+pub fn write_record(rec: &Record) -> String {
+    let pos = rec.setup.clone().into_position();
+    let mut out = if rec.has_counters {
+        fen::write_fen(&pos)
+    } else {
+        fen::write_epd_fields(&pos)
+    };
+    let ops = write_operations(&rec.operations);
+    if !ops.is_empty() {
+        out.push(' ');
+        out.push_str(&ops);
+    }
+    out
+}
+
+/// Reads a whole file's text: every line's result, with blank and comment lines left
+/// out. One bad line never stops the others.
+pub fn parse_text(text: &str) -> Vec<Result<Record, LineError>> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, line)| match parse_line(line, i + 1) {
+            Ok(Line::Position(r)) => Some(Ok(*r)),
+            Ok(_) => None,
+            Err(e) => Some(Err(e)),
+        })
+        .collect()
+}

@@ -1,0 +1,256 @@
+//! A game: a geometry and the rule modifiers in force. It owns the full sequence of
+//! events of a move (rules.md 1.5) and answers what the solver, perft and replay ask:
+//! the legal moves, the result of playing one, and whether a side is mated.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::{Geometry, Standard};
+use crate::moves::{Move, MoveList};
+use crate::movegen;
+use crate::position::Position;
+use crate::trapdoor::{FallOrder, Trapdoor};
+use crate::types::Color;
+
+/// The rule modifiers of a game; all `None` is FIDE chess.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub trapdoor: Option<Trapdoor>,
+}
+
+impl Rules {
+    pub fn is_fide(&self) -> bool {
+        self.trapdoor.is_none()
+    }
+}
+
+/// How a move ended the game, if it did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The mover checkmated the opponent before anything fell (mate first, rule 1.5b),
+    /// or, with falls first, in the position after the falls.
+    Mate,
+    /// The mover's own king fell through a trapdoor: the mover has lost (rule 1.5c).
+    KingFell,
+}
+
+/// The result of playing a legal move.
+#[derive(Copy, Clone, Debug)]
+pub struct Played {
+    pub position: Position,
+    /// Squares whose pieces fell at the end of the move.
+    pub fallen: Bitboard,
+    pub outcome: Option<Outcome>,
+}
+
+/// The state of the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ongoing,
+    Checkmated,
+    Stalemated,
+}
+
+/// Deepest chain of "is this move legal because it mates?" questions followed
+/// (rules.md 1.5, step b through the opponent's replies). Each level needs a checking
+/// move whose own falls would expose the mover's king; real problems stay far below.
+const MAX_MATE_RECURSION: u32 = 32;
+
+#[derive(Clone, Debug, Default)]
+pub struct Game<G: Geometry = Standard> {
+    pub geo: G,
+    pub rules: Rules,
+}
+
+impl Game<Standard> {
+    pub fn fide() -> Game<Standard> {
+        Game {
+            geo: Standard,
+            rules: Rules::default(),
+        }
+    }
+
+    pub fn new(rules: Rules) -> Game<Standard> {
+        Game {
+            geo: Standard,
+            rules,
+        }
+    }
+}
+
+impl<G: Geometry> Game<G> {
+    /// Whether the king of the side to move is attacked.
+    #[inline(always)]
+    pub fn in_check(&self, pos: &Position) -> bool {
+        movegen::king_attacked(&self.geo, pos, pos.turn())
+    }
+
+    /// Every legal move of the side to move, including moves that only lose (a move
+    /// whose end lets the mover's own king fall is legal, rule 1.5c).
+    pub fn legal_moves(&self, pos: &Position) -> MoveList {
+        let mut moves = movegen::legal_moves(&self.geo, pos);
+        if let Some(td) = self.rules.trapdoor {
+            if (pos.timers().ticking & pos.board().by_color(pos.turn())).any() {
+                moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, 0));
+            }
+        }
+        moves
+    }
+
+    /// Whether the side to move has a legal move (cheaper than listing them).
+    pub fn has_legal_move(&self, pos: &Position) -> bool {
+        self.has_legal_move_at(pos, 0)
+    }
+
+    fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
+        let moves = movegen::legal_moves(&self.geo, pos);
+        match self.rules.trapdoor {
+            Some(td) if (pos.timers().ticking & pos.board().by_color(pos.turn())).any() => moves
+                .iter()
+                .any(|&mv| self.trapdoor_legal(&td, pos, mv, depth)),
+            _ => !moves.is_empty(),
+        }
+    }
+
+    pub fn status(&self, pos: &Position) -> Status {
+        if self.has_legal_move(pos) {
+            Status::Ongoing
+        } else if self.in_check(pos) {
+            Status::Checkmated
+        } else {
+            Status::Stalemated
+        }
+    }
+
+    /// Whether the side to move is checkmated.
+    pub fn is_checkmated(&self, pos: &Position) -> bool {
+        self.in_check(pos) && !self.has_legal_move(pos)
+    }
+
+    fn is_checkmated_at(&self, pos: &Position, depth: u32) -> bool {
+        self.in_check(pos) && !self.has_legal_move_at(pos, depth)
+    }
+
+    /// Legality of a FIDE-legal move under Trapdoor (rule 1.5 a-d, or falls first).
+    fn trapdoor_legal(&self, td: &Trapdoor, pos: &Position, mv: Move, depth: u32) -> bool {
+        let us = pos.turn();
+        let arrivals = Position::arrivals(mv);
+        // Pieces that leave their squares do not fall; castling moves both.
+        let moved = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
+        let expiring = Trapdoor::expiring(pos, us, Bitboard::EMPTY) - moved;
+        if expiring.is_empty() {
+            return true;
+        }
+        let mut p = *pos;
+        p.play_board(&self.geo, mv);
+        td.arrive(&mut p, arrivals);
+        let before_falls = p;
+        Trapdoor::count_down(&mut p, us, arrivals);
+        let Some(king) = p.board().king(us) else {
+            // The king fell: a legal, losing move (rule 1.5c).
+            return true;
+        };
+        let exposed = crate::attacks::is_attacked(
+            &self.geo,
+            p.board(),
+            king,
+            !us,
+            p.board().occupied(),
+        );
+        if !exposed {
+            return true;
+        }
+        // Exposed by its own falls: legal only when it mates first (rule 1.5b, 1.5d).
+        td.order == FallOrder::MateFirst
+            && depth < MAX_MATE_RECURSION
+            && self.is_checkmated_at(&before_falls, depth + 1)
+    }
+
+    /// Plays a legal move with every event that follows it.
+    pub fn play(&self, pos: &Position, mv: Move) -> Played {
+        let mut p = *pos;
+        p.play_board(&self.geo, mv);
+        let Some(td) = self.rules.trapdoor else {
+            return Played {
+                position: p,
+                fallen: Bitboard::EMPTY,
+                outcome: None,
+            };
+        };
+        let us = pos.turn();
+        let arrivals = Position::arrivals(mv);
+        td.arrive(&mut p, arrivals);
+        if !Trapdoor::counts_down(&p, us, arrivals) {
+            return Played {
+                position: p,
+                fallen: Bitboard::EMPTY,
+                outcome: None,
+            };
+        }
+        match td.order {
+            FallOrder::MateFirst => {
+                // Only a check can be a mate; without one, skip the costly test.
+                if self.in_check(&p) && self.is_checkmated(&p) {
+                    return Played {
+                        position: p,
+                        fallen: Bitboard::EMPTY,
+                        outcome: Some(Outcome::Mate),
+                    };
+                }
+                let fallen = Trapdoor::count_down(&mut p, us, arrivals);
+                let outcome = p.board().king(us).is_none().then_some(Outcome::KingFell);
+                Played {
+                    position: p,
+                    fallen,
+                    outcome,
+                }
+            }
+            FallOrder::FallsFirst => {
+                let fallen = Trapdoor::count_down(&mut p, us, arrivals);
+                let outcome = if p.board().king(us).is_none() {
+                    // A king that falls loses unless the same move mates (rule 1.5 option).
+                    Some(if self.is_checkmated(&p) {
+                        Outcome::Mate
+                    } else {
+                        Outcome::KingFell
+                    })
+                } else {
+                    None
+                };
+                Played {
+                    position: p,
+                    fallen,
+                    outcome,
+                }
+            }
+        }
+    }
+
+    /// Perft under these rules (rules.md 7.1): sequences of exactly `depth` moves; a
+    /// game that ends earlier adds nothing, a game-ending move on the last ply counts.
+    pub fn perft(&self, pos: &Position, depth: u32, bulk: bool) -> u64 {
+        if self.rules.is_fide() {
+            return crate::perft::perft_fide(&self.geo, pos, depth, bulk);
+        }
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves(pos);
+        if depth == 1 && bulk {
+            return moves.len() as u64;
+        }
+        let mut nodes = 0;
+        for &mv in moves.iter() {
+            let next = self.play(pos, mv);
+            if next.outcome.is_none() {
+                nodes += self.perft(&next.position, depth - 1, bulk);
+            } else if depth == 1 {
+                nodes += 1;
+            }
+        }
+        nodes
+    }
+
+    /// The side that moves in `pos`, for readability at call sites.
+    pub fn side(&self, pos: &Position) -> Color {
+        pos.turn()
+    }
+}

@@ -1,0 +1,33 @@
+//! fairysolve: a problem solver and retro-analyser for Trapdoor, Taxi, Earthquake,
+//! Underworld and Looking-Glass chess.
+//!
+//! Where each job lives: `types`, `bitboard`, `board` (placement); `geometry` (which
+//! squares exist and where moves lead); `attacks` and `movegen` (FIDE moves on any
+//! geometry); `position` (state and the board's part of a move); `trapdoor` (a rule
+//! modifier); `game` (the order of events of a move under the rules in force);
+//! `fen`, `setup` and `epd` (reading and writing positions); `san` (notation); `perft`;
+//! `search` (the mate solver).
+
+pub mod attacks;
+pub mod bitboard;
+pub mod board;
+pub mod epd;
+pub mod fen;
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod problem;
+pub mod san;
+pub mod setup;
+pub mod trapdoor;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use game::{Game, Outcome, Played, Rules, Status};
+pub use moves::{Move, MoveKind};
+pub use position::Position;
+pub use types::{Color, Piece, Role, Square};

@@ -1,0 +1,263 @@
+//! FIDE legal move generation on any geometry: checkers, pins, en passant by trial,
+//! castling in standard and Chess960 form.
+//!
+//! Moves are handed to a `MoveSink` as a from-square with a set of targets, so that
+//! counting (perft's bulk leaves) costs a popcount and listing expands them.
+
+use crate::attacks::{attackers, is_attacked};
+use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// Receives generated moves, grouped by piece.
+pub trait MoveSink {
+    /// Moves of a non-pawn piece from `from` to each target.
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard);
+    /// Single steps and captures of a pawn; targets on the last rank are promotions
+    /// (`promo` marks them).
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard);
+    fn special(&mut self, mv: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(role, from, to, MoveKind::Normal));
+        }
+    }
+    #[inline(always)]
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        for to in targets {
+            if promo.contains(to) {
+                for role in Role::PROMOTIONS {
+                    self.push(Move::new(Role::Pawn, from, to, MoveKind::Promotion(role)));
+                }
+            } else {
+                self.push(Move::new(Role::Pawn, from, to, MoveKind::Normal));
+            }
+        }
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// Counts moves without listing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn piece(&mut self, _: Role, _: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn(&mut self, _: Square, targets: Bitboard, promo: Bitboard) {
+        self.0 += (targets - promo).count() as u64 + 4 * (targets & promo).count() as u64;
+    }
+    #[inline(always)]
+    fn special(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Pieces of `pos.turn()` that attack the king of the side to move; empty when that
+/// side has no king.
+#[inline(always)]
+pub fn checkers<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
+    let us = pos.turn();
+    match pos.board().king(us) {
+        Some(k) => attackers(geo, pos.board(), k, !us, pos.board().occupied()),
+        None => Bitboard::EMPTY,
+    }
+}
+
+/// Whether the king of `color` is attacked.
+#[inline(always)]
+pub fn king_attacked<G: Geometry>(geo: &G, pos: &Position, color: Color) -> bool {
+    match pos.board().king(color) {
+        Some(k) => is_attacked(geo, pos.board(), k, !color, pos.board().occupied()),
+        None => false,
+    }
+}
+
+/// Own pieces standing alone between the king and an enemy rider aimed at it.
+#[inline(always)]
+pub fn pinned<G: Geometry>(geo: &G, pos: &Position, us: Color, king: Square) -> Bitboard {
+    let board = pos.board();
+    let them = board.by_color(!us);
+    let occupied = board.occupied();
+    let snipers = ((geo.rook_attacks(king, them) & board.rooks_and_queens())
+        | (geo.bishop_attacks(king, them) & board.bishops_and_queens()))
+        & them;
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let blockers = geo.between(king, sniper) & occupied;
+        if !blockers.more_than_one() {
+            pinned |= blockers & board.by_color(us);
+        }
+    }
+    pinned
+}
+
+/// Generates every FIDE-legal move of the side to move into `sink`.
+/// A side without a king (never in a valid position) gets no moves.
+#[inline(always)]
+pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S) {
+    let board = pos.board();
+    let us = pos.turn();
+    let them = !us;
+    let Some(king) = board.king(us) else {
+        return;
+    };
+    let ours = board.by_color(us);
+    let theirs = board.by_color(them);
+    let occupied = ours | theirs;
+    let squares = geo.squares();
+
+    let checkers = attackers(geo, board, king, them, occupied);
+
+    // King steps: judged with the king off the board, so it cannot hide behind itself.
+    let without_king = occupied.without(king);
+    let mut king_targets = Bitboard::EMPTY;
+    for to in geo.king_attacks(king) - ours {
+        if !is_attacked(geo, board, to, them, without_king) {
+            king_targets.set(to);
+        }
+    }
+    sink.piece(Role::King, king, king_targets);
+
+    if checkers.more_than_one() {
+        return;
+    }
+    // Targets that answer a single check: capture the checker or block its ride.
+    let target = match checkers.first() {
+        Some(checker) => geo.between(king, checker) | checkers,
+        None => squares - ours,
+    };
+    let pinned = pinned(geo, pos, us, king);
+
+    let knights = board.by_piece(us, Role::Knight) - pinned;
+    for from in knights {
+        sink.piece(Role::Knight, from, geo.knight_attacks(from) & target);
+    }
+    for (role, diagonal, straight) in [
+        (Role::Bishop, true, false),
+        (Role::Rook, false, true),
+        (Role::Queen, true, true),
+    ] {
+        for from in board.by_piece(us, role) {
+            let mut t = Bitboard::EMPTY;
+            if diagonal {
+                t |= geo.bishop_attacks(from, occupied);
+            }
+            if straight {
+                t |= geo.rook_attacks(from, occupied);
+            }
+            t &= target;
+            if pinned.contains(from) {
+                t &= geo.line(king, from);
+            }
+            sink.piece(role, from, t);
+        }
+    }
+
+    // Pawns.
+    let empty = squares - occupied;
+    let last_rank = Bitboard::rank(us.fold(7, 0));
+    let double_rank = Bitboard::rank(us.fold(1, 6));
+    for from in board.by_piece(us, Role::Pawn) {
+        let step = geo.pawn_step(us, from) & empty;
+        let mut t = step | (geo.pawn_attacks(us, from) & theirs);
+        t &= target;
+        let mut double = Bitboard::EMPTY;
+        if step.any() && double_rank.contains(from) {
+            double = geo.pawn_step(us, step.single()) & empty & target;
+        }
+        if pinned.contains(from) {
+            let line = geo.line(king, from);
+            t &= line;
+            double &= line;
+        }
+        sink.pawn(from, t, last_rank);
+        if let Some(to) = double.first() {
+            sink.special(Move::new(Role::Pawn, from, to, MoveKind::DoublePush));
+        }
+    }
+
+    // En passant: tried on the board, since it can uncover a ride along two squares.
+    if let Some(ep) = pos.ep_square() {
+        let victim_bb = geo.pawn_step(them, ep);
+        let victim_ok = (victim_bb & board.by_piece(them, Role::Pawn)).any() && empty.contains(ep);
+        if victim_ok {
+            let victim = victim_bb.single();
+            for from in geo.pawn_attacks(them, ep) & board.by_piece(us, Role::Pawn) {
+                let occ_after = (occupied - Bitboard::from_square(from) - victim_bb).with(ep);
+                let attackers_after =
+                    attackers(geo, board, king, them, occ_after) - Bitboard::from_square(victim);
+                if attackers_after.is_empty() {
+                    sink.special(Move::new(Role::Pawn, from, ep, MoveKind::EnPassant));
+                }
+            }
+        }
+    }
+
+    if checkers.is_empty() {
+        generate_castling(geo, pos, us, king, sink);
+    }
+}
+
+#[inline(always)]
+fn generate_castling<G: Geometry, S: MoveSink>(
+    geo: &G,
+    pos: &Position,
+    us: Color,
+    king: Square,
+    sink: &mut S,
+) {
+    let back_rank = Bitboard::rank(us.fold(0, 7));
+    let rooks = pos.castling() & back_rank & pos.board().by_piece(us, Role::Rook);
+    if rooks.is_empty() || !back_rank.contains(king) {
+        return;
+    }
+    let board = pos.board();
+    let occupied = board.occupied();
+    for rook in rooks {
+        let mv = Move::new(Role::King, king, rook, MoveKind::Castle);
+        let king_to = mv.castle_king_to();
+        let rook_to = mv.castle_rook_to();
+        let others = occupied - Bitboard::from_square(king) - Bitboard::from_square(rook);
+        let must_be_empty = geo.between(king, king_to)
+            | Bitboard::from_square(king_to)
+            | geo.between(rook, rook_to)
+            | Bitboard::from_square(rook_to);
+        if (must_be_empty & others).any() {
+            continue;
+        }
+        // Judged without king and rook, so a rook that shielded the king's path (Chess960)
+        // does not hide an attack it will no longer block.
+        let path = geo.between(king, king_to) | Bitboard::from_square(king_to);
+        if path.into_iter().all(|sq| !is_attacked(geo, board, sq, !us, others)) {
+            sink.special(mv);
+        }
+    }
+}
+
+/// All FIDE-legal moves of the side to move.
+pub fn legal_moves<G: Geometry>(geo: &G, pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate(geo, pos, &mut list);
+    list
+}
+
+/// Number of FIDE-legal moves of the side to move.
+#[inline(always)]
+pub fn count_legal<G: Geometry>(geo: &G, pos: &Position) -> u64 {
+    let mut counter = MoveCounter(0);
+    generate(geo, pos, &mut counter);
+    counter.0
+}

@@ -1,0 +1,49 @@
+//! Perft: the number of move sequences of a given length (rules.md 7.1), the test and
+//! benchmark of the move generator.
+
+use crate::game::Game;
+use crate::geometry::Geometry;
+use crate::moves::Move;
+use crate::movegen;
+use crate::position::Position;
+
+/// FIDE perft on one geometry. `bulk` counts the last ply from the move count.
+pub fn perft_fide<G: Geometry>(geo: &G, pos: &Position, depth: u32, bulk: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if bulk && depth == 1 {
+        return movegen::count_legal(geo, pos);
+    }
+    let moves = movegen::legal_moves(geo, pos);
+    let mut nodes = 0;
+    for &mv in moves.iter() {
+        let mut child = *pos;
+        child.play_board(geo, mv);
+        nodes += perft_fide(geo, &child, depth - 1, bulk);
+    }
+    nodes
+}
+
+/// Perft under the game's full rules.
+pub fn perft(game: &Game, pos: &Position, depth: u32, bulk: bool) -> u64 {
+    game.perft(pos, depth, bulk)
+}
+
+/// Perft split by first move, in generation order.
+pub fn divide(game: &Game, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    game.legal_moves(pos)
+        .iter()
+        .map(|&mv| {
+            let next = game.play(pos, mv);
+            let n = match next.outcome {
+                Some(_) if depth > 1 => 0,
+                _ => game.perft(&next.position, depth - 1, bulk),
+            };
+            (mv, n)
+        })
+        .collect()
+}

@@ -1,0 +1,330 @@
+//! A position: placement, side to move, castling and en passant rights, and the variant
+//! state that decides its future (Trapdoor timers, Taxi cash). Playing a move here does
+//! the board's part of it; rules that add events after a move (falls) live in their
+//! variant modules and are combined by `game`.
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::geometry::Geometry;
+use crate::moves::{Move, MoveKind};
+use crate::types::{Color, Piece, Role, Square};
+use crate::zobrist;
+
+/// Trapdoor state of every piece (rules.md 1): `ticking` pieces with `left[sq]` own moves
+/// to go; every other piece is safe.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Timers {
+    pub ticking: Bitboard,
+    pub left: [u8; 64],
+}
+
+impl Default for Timers {
+    fn default() -> Timers {
+        Timers {
+            ticking: Bitboard::EMPTY,
+            left: [0; 64],
+        }
+    }
+}
+
+impl Timers {
+    #[inline(always)]
+    pub fn get(&self, sq: Square) -> Option<u8> {
+        self.ticking.contains(sq).then(|| self.left[sq.index()])
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    /// Squares of the rooks that may still castle (Chess960-ready: any rook square).
+    pub(crate) castling: Bitboard,
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) timers: Timers,
+    /// Taxi cash in hand (rules.md 2), White and Black; zero and unused without Taxi.
+    pub(crate) cash: [u32; 2],
+    /// Castling is written king-takes-rook (the set-up is not the standard array).
+    pub(crate) chess960: bool,
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.timers == other.timers
+            && self.cash == other.cash
+    }
+}
+
+impl Position {
+    /// A position from its parts; the caller has checked them (see `fen`).
+    pub fn from_parts(
+        board: Board,
+        turn: Color,
+        castling: Bitboard,
+        ep: Option<Square>,
+        halfmoves: u32,
+        fullmoves: u32,
+    ) -> Position {
+        let chess960 = castling.any() && {
+            let mut standard = true;
+            for rook in castling {
+                let color = if rook.rank() == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let king_home = board.king(color).map(|k| k.file() == 4).unwrap_or(false);
+                standard &= king_home && (rook.file() == 0 || rook.file() == 7);
+            }
+            !standard
+        };
+        let mut pos = Position {
+            board,
+            turn,
+            castling,
+            ep,
+            halfmoves,
+            fullmoves,
+            timers: Timers::default(),
+            cash: [0, 0],
+            chess960,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    pub fn startpos() -> Position {
+        crate::fen::parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("the start position is valid")
+    }
+
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline(always)]
+    pub fn castling(&self) -> Bitboard {
+        self.castling
+    }
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+    #[inline(always)]
+    pub fn timers(&self) -> &Timers {
+        &self.timers
+    }
+    #[inline(always)]
+    pub fn cash(&self, color: Color) -> u32 {
+        self.cash[color.index()]
+    }
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// Sets the timer of the piece on `sq` (`None`: safe).
+    pub fn set_timer(&mut self, sq: Square, left: Option<u8>) {
+        if let Some(old) = self.timers.get(sq) {
+            self.hash ^= zobrist::timer(sq, old);
+            self.timers.ticking.clear(sq);
+        }
+        if let Some(r) = left {
+            self.timers.ticking.set(sq);
+            self.timers.left[sq.index()] = r;
+            self.hash ^= zobrist::timer(sq, r);
+        }
+    }
+
+    pub fn set_cash(&mut self, color: Color, amount: u32) {
+        self.hash ^= zobrist::cash(color, self.cash[color.index()]);
+        self.cash[color.index()] = amount;
+        self.hash ^= zobrist::cash(color, amount);
+    }
+
+    /// Removes a piece from the board (a fall through a trapdoor), with its timer.
+    pub fn remove_piece(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.board.remove(sq)?;
+        self.hash ^= zobrist::piece(sq, piece);
+        self.castling_lost(Bitboard::from_square(sq));
+        self.set_timer(sq, None);
+        Some(piece)
+    }
+
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (sq, piece) in self.board.pieces() {
+            h ^= zobrist::piece(sq, piece);
+        }
+        for rook in self.castling {
+            h ^= zobrist::castling(rook);
+        }
+        if let Some(ep) = self.ep {
+            h ^= zobrist::en_passant(ep);
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::black_to_move();
+        }
+        for sq in self.timers.ticking {
+            h ^= zobrist::timer(sq, self.timers.left[sq.index()]);
+        }
+        for c in Color::ALL {
+            h ^= zobrist::cash(c, self.cash[c.index()]);
+        }
+        h
+    }
+
+    #[inline(always)]
+    fn castling_lost(&mut self, squares: Bitboard) {
+        let lost = self.castling & squares;
+        if lost.any() {
+            for rook in lost {
+                self.hash ^= zobrist::castling(rook);
+            }
+            self.castling = self.castling - lost;
+        }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, sq: Square, piece: Piece) {
+        self.board.put(sq, piece);
+        self.hash ^= zobrist::piece(sq, piece);
+    }
+
+    #[inline(always)]
+    fn take(&mut self, sq: Square, piece: Piece) {
+        self.board.take(sq, piece);
+        self.hash ^= zobrist::piece(sq, piece);
+    }
+
+    /// Plays the board's part of a legal move: pieces, rights, counters, side to move.
+    /// Timers of vacated and captured squares are dropped (a piece that leaves its square
+    /// or is captured stops ticking, rules.md 1.2-1.3); arrival timers are the Trapdoor
+    /// module's business. Returns the captured piece and its square.
+    #[inline(always)]
+    pub fn play_board<G: Geometry>(&mut self, geo: &G, mv: Move) -> Option<(Square, Piece)> {
+        let us = self.turn;
+        let them = !us;
+        let moving = Piece::new(us, mv.role);
+        let mut captured = None;
+
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= zobrist::en_passant(ep);
+        }
+        if self.timers.ticking.any() {
+            self.set_timer(mv.from, None);
+        }
+
+        match mv.kind {
+            MoveKind::Castle => {
+                let rook = Piece::new(us, Role::Rook);
+                self.take(mv.from, moving);
+                self.take(mv.to, rook);
+                if self.timers.ticking.any() {
+                    self.set_timer(mv.to, None);
+                }
+                self.put(mv.castle_king_to(), moving);
+                self.put(mv.castle_rook_to(), rook);
+            }
+            MoveKind::EnPassant => {
+                let victim_sq = geo.pawn_step(them, mv.to).single();
+                let victim = Piece::new(them, Role::Pawn);
+                self.take(victim_sq, victim);
+                if self.timers.ticking.any() {
+                    self.set_timer(victim_sq, None);
+                }
+                captured = Some((victim_sq, victim));
+                self.take(mv.from, moving);
+                self.put(mv.to, moving);
+            }
+            _ => {
+                if let Some(role) = self.board.role_at(mv.to) {
+                    let victim = Piece::new(them, role);
+                    self.take(mv.to, victim);
+                    if self.timers.ticking.any() {
+                        self.set_timer(mv.to, None);
+                    }
+                    captured = Some((mv.to, victim));
+                }
+                self.take(mv.from, moving);
+                let arriving = match mv.kind {
+                    MoveKind::Promotion(role) => Piece::new(us, role),
+                    _ => moving,
+                };
+                self.put(mv.to, arriving);
+                if mv.kind == MoveKind::DoublePush {
+                    let passed = geo.pawn_step(us, mv.from).single();
+                    let capturers = geo.pawn_attacks(us, passed)
+                        & self.board.by_piece(them, Role::Pawn);
+                    if capturers.any() {
+                        self.ep = Some(passed);
+                        self.hash ^= zobrist::en_passant(passed);
+                    }
+                }
+            }
+        }
+
+        if self.castling.any() {
+            let mut lost = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
+            if mv.role == Role::King {
+                lost |= self.castling & Bitboard::rank(us.fold(0, 7));
+            }
+            self.castling_lost(lost);
+        }
+
+        if mv.role == Role::Pawn || captured.is_some() {
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves += 1;
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.hash ^= zobrist::black_to_move();
+        captured
+    }
+
+    /// Squares that the pieces of `mv` stand on after it (king and rook for castling).
+    pub fn arrivals(mv: Move) -> Bitboard {
+        if mv.is_castle() {
+            Bitboard::from_square(mv.castle_king_to()) | Bitboard::from_square(mv.castle_rook_to())
+        } else {
+            Bitboard::from_square(mv.to)
+        }
+    }
+
+    /// Passes the turn without moving (used by null-move threat detection and
+    /// aftershock-free tests). Clears the en passant right.
+    pub fn pass(&mut self) {
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= zobrist::en_passant(ep);
+        }
+        self.turn = !self.turn;
+        self.hash ^= zobrist::black_to_move();
+    }
+}

@@ -1,0 +1,226 @@
+//! A problem: what a position line means. Turns a `Record`'s operations into the game's
+//! rules, the position's variant state and the stipulation, with the checks of
+//! rules.md 7.2. Operations whose rules are not built yet are kept on the record and
+//! refused here by name, never ignored.
+
+use crate::epd::{LineError, Operation, Record};
+use crate::game::{Game, Rules};
+use crate::geometry::Standard;
+use crate::position::Position;
+use crate::setup;
+use crate::trapdoor::{FallOrder, Trapdoor};
+use crate::types::Square;
+
+/// What is to be shown: `#N`, the attacker (side to move) wins within N moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stipulation {
+    pub moves: u32,
+}
+
+impl std::fmt::Display for Stipulation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.moves)
+    }
+}
+
+/// Longest stipulation accepted; deeper searches are beyond any time limit anyway.
+pub const MAX_MOVES: u32 = 30;
+
+impl Stipulation {
+    pub fn parse(s: &str) -> Option<Stipulation> {
+        let n: u32 = s.strip_prefix('#')?.trim().parse().ok()?;
+        (1..=MAX_MOVES)
+            .contains(&n)
+            .then_some(Stipulation { moves: n })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub record: Record,
+    pub game: Game<Standard>,
+    pub position: Position,
+    pub stipulation: Option<Stipulation>,
+}
+
+impl Problem {
+    pub fn id(&self) -> Option<&str> {
+        self.record.id()
+    }
+}
+
+/// Operations read and kept whose rules are not built yet.
+const NOT_SUPPORTED: &[&str] = &[
+    "taxi",
+    "taxi_income",
+    "taxi_start",
+    "earthquake",
+    "void",
+    "aftershock",
+    "underworld",
+    "phase",
+    "reserve",
+    "homes",
+    "u_ep",
+    "mirror",
+    "ep_board",
+];
+
+fn at(rec: &Record, op: &Operation, message: impl Into<String>) -> LineError {
+    LineError::new(rec.line, op.column, message)
+}
+
+fn number(rec: &Record, op: &Operation, what: &str) -> Result<u32, LineError> {
+    op.single()
+        .and_then(|s| s.parse::<u32>().ok())
+        .ok_or_else(|| at(rec, op, format!("{}: {what} expected", op.opcode)))
+}
+
+/// Interprets a record. Errors name the operation and its column.
+pub fn from_record(rec: Record) -> Result<Problem, LineError> {
+    let op = |name: &str| rec.get(name);
+
+    // Modifiers that need another modifier (rules.md 7.2).
+    for (dependent, base) in [
+        ("timers", "trapdoor"),
+        ("trapdoor_order", "trapdoor"),
+        ("aftershock", "earthquake"),
+        ("void", "earthquake"),
+        ("taxi_income", "taxi"),
+        ("taxi_start", "taxi"),
+    ] {
+        if let Some(o) = op(dependent) {
+            if op(base).is_none() {
+                return Err(at(
+                    &rec,
+                    o,
+                    format!("{dependent}: only with {base} on the same line"),
+                ));
+            }
+        }
+    }
+    if let Some(o) = rec
+        .operations
+        .iter()
+        .find(|o| NOT_SUPPORTED.contains(&o.opcode.as_str()))
+    {
+        return Err(at(
+            &rec,
+            o,
+            format!("{}: not supported yet (line {})", o.opcode, rec.line),
+        ));
+    }
+
+    let mut rules = Rules::default();
+    if let Some(o) = op("trapdoor") {
+        let t = number(&rec, o, "a timer T (a whole number from 1)")?;
+        if t == 0 || t > Trapdoor::MAX_TIMER as u32 {
+            return Err(at(
+                &rec,
+                o,
+                format!("trapdoor: timer {t} is outside 1..={}", Trapdoor::MAX_TIMER),
+            ));
+        }
+        let order = match op("trapdoor_order") {
+            None => FallOrder::MateFirst,
+            Some(o) => o.single().and_then(FallOrder::parse).ok_or_else(|| {
+                at(
+                    &rec,
+                    o,
+                    "trapdoor_order: 'mate-first' or 'falls-first' expected",
+                )
+            })?,
+        };
+        rules.trapdoor = Some(Trapdoor {
+            timer: t as u8,
+            order,
+        });
+    }
+
+    let game = Game {
+        geo: Standard,
+        rules,
+    };
+    setup::validate(&game.geo, &rec.setup).map_err(|e| LineError::new(rec.line, 0, e.to_string()))?;
+    let mut position = rec.setup.clone().into_position();
+
+    if let (Some(o), Some(td)) = (op("timers"), rules.trapdoor) {
+        let text = o
+            .single()
+            .ok_or_else(|| at(&rec, o, "timers: one quoted list \"SQ:r ...\" expected"))?;
+        for item in text.split_whitespace() {
+            let (sq, r) = item.split_once(':').ok_or_else(|| {
+                at(&rec, o, format!("timers: '{item}' is not of the form SQ:r"))
+            })?;
+            let sq = Square::parse(sq)
+                .ok_or_else(|| at(&rec, o, format!("timers: '{sq}' is not a square")))?;
+            let r: u8 = r
+                .parse()
+                .ok()
+                .filter(|r| (1..=td.timer).contains(r))
+                .ok_or_else(|| {
+                    at(
+                        &rec,
+                        o,
+                        format!("timers: {sq} has r = {r}, but 1 <= r <= {} is required", td.timer),
+                    )
+                })?;
+            if position.board().piece_at(sq).is_none() {
+                return Err(at(&rec, o, format!("timers: no piece on {sq}")));
+            }
+            if position.timers().get(sq).is_some() {
+                return Err(at(&rec, o, format!("timers: {sq} is given twice")));
+            }
+            position.set_timer(sq, Some(r));
+        }
+    }
+
+    let dm = match op("dm") {
+        Some(o) => {
+            let n = number(&rec, o, "a number of moves")?;
+            if !(1..=MAX_MOVES).contains(&n) {
+                return Err(at(&rec, o, format!("dm: {n} is outside 1..={MAX_MOVES}")));
+            }
+            Some(Stipulation { moves: n })
+        }
+        None => None,
+    };
+    let stip = match op("stip") {
+        Some(o) => {
+            let s = o.single().unwrap_or("");
+            match Stipulation::parse(s) {
+                Some(st) => Some(st),
+                None if s.starts_with('#') => {
+                    return Err(at(
+                        &rec,
+                        o,
+                        format!("stip: '{s}' is not #N with 1 <= N <= {MAX_MOVES}"),
+                    ))
+                }
+                None => {
+                    return Err(at(
+                        &rec,
+                        o,
+                        format!("stip: '{s}' is not supported yet (line {})", rec.line),
+                    ))
+                }
+            }
+        }
+        None => None,
+    };
+    if let (Some(a), Some(b)) = (dm, stip) {
+        if a != b {
+            return Err(at(
+                &rec,
+                op("stip").unwrap(),
+                format!("stip {b} disagrees with dm {}", a.moves),
+            ));
+        }
+    }
+    Ok(Problem {
+        stipulation: dm.or(stip),
+        record: rec,
+        game,
+        position,
+    })
+}

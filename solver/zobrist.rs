@@ -1,0 +1,120 @@
+//! Zobrist keys, built at compile time. Every part of the state that decides the future
+//! of a position has keys here, so variant state (timers, cash, displacement) joins the
+//! same hash the transposition table uses.
+
+use crate::types::{Color, Piece, Square};
+
+/// Largest Trapdoor timer with keys of its own.
+pub const MAX_TIMER: usize = 15;
+
+pub struct Keys {
+    pieces: [[[u64; 64]; 6]; 2],
+    castling: [u64; 64],
+    en_passant: [u64; 8],
+    black_to_move: u64,
+    timers: [[u64; 64]; MAX_TIMER + 1],
+    cash: [u64; 2],
+}
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const fn build() -> Keys {
+    let mut keys = Keys {
+        pieces: [[[0; 64]; 6]; 2],
+        castling: [0; 64],
+        en_passant: [0; 8],
+        black_to_move: 0,
+        timers: [[0; 64]; MAX_TIMER + 1],
+        cash: [0; 2],
+    };
+    let mut state = 0x5EED_0F_FA1B_5017u64;
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 6 {
+            let mut s = 0;
+            while s < 64 {
+                let (st, k) = splitmix(state);
+                state = st;
+                keys.pieces[c][r][s] = k;
+                s += 1;
+            }
+            r += 1;
+        }
+        c += 1;
+    }
+    let mut s = 0;
+    while s < 64 {
+        let (st, k) = splitmix(state);
+        state = st;
+        keys.castling[s] = k;
+        s += 1;
+    }
+    let mut f = 0;
+    while f < 8 {
+        let (st, k) = splitmix(state);
+        state = st;
+        keys.en_passant[f] = k;
+        f += 1;
+    }
+    let (st, k) = splitmix(state);
+    state = st;
+    keys.black_to_move = k;
+    let mut t = 0;
+    while t <= MAX_TIMER {
+        let mut s = 0;
+        while s < 64 {
+            let (st, k) = splitmix(state);
+            state = st;
+            keys.timers[t][s] = k;
+            s += 1;
+        }
+        t += 1;
+    }
+    let (st, k) = splitmix(state);
+    state = st;
+    keys.cash[0] = k;
+    let (_, k) = splitmix(state);
+    keys.cash[1] = k;
+    keys
+}
+
+static KEYS: Keys = build();
+
+#[inline(always)]
+pub fn piece(sq: Square, piece: Piece) -> u64 {
+    KEYS.pieces[piece.color.index()][piece.role.index()][sq.index()]
+}
+
+#[inline(always)]
+pub fn castling(rook: Square) -> u64 {
+    KEYS.castling[rook.index()]
+}
+
+#[inline(always)]
+pub fn en_passant(sq: Square) -> u64 {
+    KEYS.en_passant[sq.file() as usize]
+}
+
+#[inline(always)]
+pub fn black_to_move() -> u64 {
+    KEYS.black_to_move
+}
+
+/// A piece on `sq` ticking with `r` own moves left (rules.md 1).
+#[inline(always)]
+pub fn timer(sq: Square, r: u8) -> u64 {
+    KEYS.timers[(r as usize).min(MAX_TIMER)][sq.index()]
+}
+
+/// Cash in hand of one side: mixed from the amount, so any amount has a key.
+#[inline(always)]
+pub fn cash(color: Color, amount: u32) -> u64 {
+    splitmix(KEYS.cash[color.index()] ^ amount as u64).1
+}
