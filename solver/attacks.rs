@@ -34,11 +34,11 @@ pub fn is_attacked<G: Geometry>(
     occupied: Bitboard,
 ) -> bool {
     let them = board.by_color(by);
-    (geo.knight_attacks(sq) & board.by_role(Role::Knight) & them).any()
-        || (geo.pawn_attacks(!by, sq) & board.by_role(Role::Pawn) & them).any()
-        || (geo.king_attacks(sq) & board.by_role(Role::King) & them).any()
-        || (geo.rook_attacks(sq, occupied) & board.rooks_and_queens() & them).any()
-        || (geo.bishop_attacks(sq, occupied) & board.bishops_and_queens() & them).any()
+    (geo.knight_attacks(sq) & board.by_role(Role::Knight) & them).is_nonempty()
+        || (geo.pawn_attacks(!by, sq) & board.by_role(Role::Pawn) & them).is_nonempty()
+        || (geo.king_attacks(sq) & board.by_role(Role::King) & them).is_nonempty()
+        || (geo.rook_attacks(sq, occupied) & board.rooks_and_queens() & them).is_nonempty()
+        || (geo.bishop_attacks(sq, occupied) & board.bishops_and_queens() & them).is_nonempty()
 }
 
 /// Squares a piece of `role` and `color` on `sq` attacks.

@@ -88,7 +88,7 @@ impl<G: Geometry> Game<G> {
     pub fn legal_moves(&self, pos: &Position) -> MoveList {
         let mut moves = movegen::legal_moves(&self.geo, pos);
         if let Some(td) = self.rules.trapdoor {
-            if (pos.timers().ticking & pos.board().by_color(pos.turn())).any() {
+            if (pos.timers().ticking & pos.board().by_color(pos.turn())).is_nonempty() {
                 moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, 0));
             }
         }
@@ -103,7 +103,7 @@ impl<G: Geometry> Game<G> {
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
         let moves = movegen::legal_moves(&self.geo, pos);
         match self.rules.trapdoor {
-            Some(td) if (pos.timers().ticking & pos.board().by_color(pos.turn())).any() => moves
+            Some(td) if (pos.timers().ticking & pos.board().by_color(pos.turn())).is_nonempty() => moves
                 .iter()
                 .any(|&mv| self.trapdoor_legal(&td, pos, mv, depth)),
             _ => !moves.is_empty(),

@@ -21,6 +21,7 @@ pub mod perft;
 pub mod position;
 pub mod problem;
 pub mod san;
+pub mod search;
 pub mod setup;
 pub mod trapdoor;
 pub mod types;

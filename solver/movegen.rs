@@ -175,7 +175,7 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
         let mut t = step | (geo.pawn_attacks(us, from) & theirs);
         t &= target;
         let mut double = Bitboard::EMPTY;
-        if step.any() && double_rank.contains(from) {
+        if step.is_nonempty() && double_rank.contains(from) {
             double = geo.pawn_step(us, step.single()) & empty & target;
         }
         if pinned.contains(from) {
@@ -192,7 +192,7 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     // En passant: tried on the board, since it can uncover a ride along two squares.
     if let Some(ep) = pos.ep_square() {
         let victim_bb = geo.pawn_step(them, ep);
-        let victim_ok = (victim_bb & board.by_piece(them, Role::Pawn)).any() && empty.contains(ep);
+        let victim_ok = (victim_bb & board.by_piece(them, Role::Pawn)).is_nonempty() && empty.contains(ep);
         if victim_ok {
             let victim = victim_bb.single();
             for from in geo.pawn_attacks(them, ep) & board.by_piece(us, Role::Pawn) {
@@ -235,7 +235,7 @@ fn generate_castling<G: Geometry, S: MoveSink>(
             | Bitboard::from_square(king_to)
             | geo.between(rook, rook_to)
             | Bitboard::from_square(rook_to);
-        if (must_be_empty & others).any() {
+        if (must_be_empty & others).is_nonempty() {
             continue;
         }
         // Judged without king and rook, so a rook that shielded the king's path (Chess960)

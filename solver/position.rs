@@ -72,7 +72,7 @@ impl Position {
         halfmoves: u32,
         fullmoves: u32,
     ) -> Position {
-        let chess960 = castling.any() && {
+        let chess960 = castling.is_nonempty() && {
             let mut standard = true;
             for rook in castling {
                 let color = if rook.rank() == 0 {
@@ -201,7 +201,7 @@ impl Position {
     #[inline(always)]
     fn castling_lost(&mut self, squares: Bitboard) {
         let lost = self.castling & squares;
-        if lost.any() {
+        if lost.is_nonempty() {
             for rook in lost {
                 self.hash ^= zobrist::castling(rook);
             }
@@ -235,7 +235,7 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.hash ^= zobrist::en_passant(ep);
         }
-        if self.timers.ticking.any() {
+        if self.timers.ticking.is_nonempty() {
             self.set_timer(mv.from, None);
         }
 
@@ -244,7 +244,7 @@ impl Position {
                 let rook = Piece::new(us, Role::Rook);
                 self.take(mv.from, moving);
                 self.take(mv.to, rook);
-                if self.timers.ticking.any() {
+                if self.timers.ticking.is_nonempty() {
                     self.set_timer(mv.to, None);
                 }
                 self.put(mv.castle_king_to(), moving);
@@ -254,7 +254,7 @@ impl Position {
                 let victim_sq = geo.pawn_step(them, mv.to).single();
                 let victim = Piece::new(them, Role::Pawn);
                 self.take(victim_sq, victim);
-                if self.timers.ticking.any() {
+                if self.timers.ticking.is_nonempty() {
                     self.set_timer(victim_sq, None);
                 }
                 captured = Some((victim_sq, victim));
@@ -265,7 +265,7 @@ impl Position {
                 if let Some(role) = self.board.role_at(mv.to) {
                     let victim = Piece::new(them, role);
                     self.take(mv.to, victim);
-                    if self.timers.ticking.any() {
+                    if self.timers.ticking.is_nonempty() {
                         self.set_timer(mv.to, None);
                     }
                     captured = Some((mv.to, victim));
@@ -280,7 +280,7 @@ impl Position {
                     let passed = geo.pawn_step(us, mv.from).single();
                     let capturers = geo.pawn_attacks(us, passed)
                         & self.board.by_piece(them, Role::Pawn);
-                    if capturers.any() {
+                    if capturers.is_nonempty() {
                         self.ep = Some(passed);
                         self.hash ^= zobrist::en_passant(passed);
                     }
@@ -288,7 +288,7 @@ impl Position {
             }
         }
 
-        if self.castling.any() {
+        if self.castling.is_nonempty() {
             let mut lost = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
             if mv.role == Role::King {
                 lost |= self.castling & Bitboard::rank(us.fold(0, 7));

@@ -70,7 +70,7 @@ impl Trapdoor {
     /// arrivals' would tick).
     #[inline]
     pub fn counts_down(pos: &Position, mover: Color, arrivals: Bitboard) -> bool {
-        ((pos.timers().ticking & pos.board().by_color(mover)) - arrivals).any()
+        ((pos.timers().ticking & pos.board().by_color(mover)) - arrivals).is_nonempty()
     }
 
     /// The countdown at the end of a move of `mover` (rule 1.2): every ticking piece of

@@ -3,6 +3,7 @@
 
 mod input;
 mod perft;
+mod solve;
 
 use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
@@ -18,6 +19,8 @@ struct Cli {
 enum Command {
     /// Count move sequences (rules.md 7.1): the move generator's test and benchmark.
     Perft(perft::PerftArgs),
+    /// Prove stipulations (#N): every key, threat, variations, tries.
+    Solve(solve::SolveArgs),
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -109,6 +112,7 @@ pub fn run() -> ExitCode {
     };
     let ok = match cli.command {
         Command::Perft(args) => perft::run(args),
+        Command::Solve(args) => solve::run(args),
     };
     if ok {
         ExitCode::SUCCESS

@@ -1,0 +1,336 @@
+//! `fairysolve solve`: proves stipulations and prints the solution as composers read it,
+//! or as JSON (formats.md section 2).
+
+use super::input::{gather, Item};
+use super::VariantFlags;
+use clap::Args;
+use fairysolve::problem::{Problem, Stipulation};
+use fairysolve::search::solution::{solve, AttackNode, SolveOptions, Solution};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// Position files (`-` for standard input).
+    pub files: Vec<String>,
+    /// One position (FEN or a whole position line with operations).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Stipulation for --fen or lines without one, e.g. "#2".
+    #[arg(long)]
+    pub stip: Option<String>,
+    /// Overrides every line's stipulation: mate in N.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Also list tries with their refutations.
+    #[arg(long)]
+    pub tries: bool,
+    /// Most refutations a try may have to be listed.
+    #[arg(long, default_value_t = 1)]
+    pub refutations: usize,
+    /// Apply what retro-analysis proves before solving.
+    #[arg(long)]
+    pub retro: bool,
+    /// Seconds allowed per position; what was proved by then is reported.
+    #[arg(long = "time-limit")]
+    pub time_limit: Option<f64>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+    /// Print only keys, no solution tree.
+    #[arg(long = "keys-only")]
+    pub keys_only: bool,
+    #[command(flatten)]
+    pub variants: VariantFlags,
+}
+
+/// Set by Ctrl-C: the running search stops and reports what it proved.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: the user wants out now.
+            std::process::exit(130);
+        }
+    });
+}
+
+fn stipulation(problem: &Problem, args: &SolveArgs) -> Result<Stipulation, String> {
+    if let Some(d) = args.depth {
+        return Stipulation::parse(&format!("#{d}"))
+            .ok_or_else(|| format!("--depth {d} is outside 1..={}", fairysolve::problem::MAX_MOVES));
+    }
+    if let Some(s) = problem.stipulation {
+        return Ok(s);
+    }
+    if let Some(s) = &args.stip {
+        return Stipulation::parse(s).ok_or_else(|| format!("--stip '{s}' is not supported (only #N)"));
+    }
+    Err("no stipulation: the line has no dm or stip, and neither --stip nor --depth was given".into())
+}
+
+fn tree_json(node: &AttackNode, chess960: bool) -> Value {
+    json!({
+        "move": node.mv.coord(chess960).to_string(),
+        "san": node.san,
+        "wins_in": node.wins_in,
+        "threat": node.threat.iter().map(|t| json!({"move": t.mv.coord(chess960).to_string(), "san": t.san})).collect::<Vec<_>>(),
+        "defences": node.defences.iter().map(|d| json!({
+            "move": d.mv.coord(chess960).to_string(),
+            "san": d.san,
+            "king_fell": d.king_fell,
+            "continuations": d.continuations.iter().map(|c| tree_json(c, chess960)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "truncated": node.truncated,
+    })
+}
+
+/// Move number prefix: `1.` for the attacker, `1...` for the defender.
+fn number(ply_attacker: u32, attacker_move: bool) -> String {
+    if attacker_move {
+        format!("{ply_attacker}.")
+    } else {
+        format!("{ply_attacker}...")
+    }
+}
+
+fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    let mark = if depth == 1 { "!" } else { "" };
+    out.push_str(&format!("{pad}{}{}{}", number(depth, true), node.san, mark));
+    if !node.threat.is_empty() {
+        let threats: Vec<String> = node
+            .threat
+            .iter()
+            .map(|t| format!("{}{}", number(depth + 1, true), t.san))
+            .collect();
+        out.push_str(&format!(" threat: {}", threats.join(", ")));
+    }
+    if node.truncated {
+        out.push_str(" ...");
+    }
+    out.push('\n');
+    for d in &node.defences {
+        out.push_str(&format!("{pad}    {}{}", number(depth, false), d.san));
+        if d.king_fell {
+            out.push_str(" (the king falls)");
+        }
+        match d.continuations.as_slice() {
+            [] => out.push('\n'),
+            [single] if single.defences.is_empty() && !single.truncated => {
+                out.push_str(&format!(" {}{}\n", number(depth + 1, true), single.san));
+            }
+            conts => {
+                let all_leaves = conts.iter().all(|c| c.defences.is_empty() && !c.truncated);
+                if all_leaves {
+                    let list: Vec<String> = conts.iter().map(|c| format!("{}{}", number(depth + 1, true), c.san)).collect();
+                    out.push_str(&format!(" {} (dual)\n", list.join(", ")));
+                } else {
+                    out.push('\n');
+                    for c in conts {
+                        print_tree(c, depth + 1, indent + 8, out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn describe_rules(problem: &Problem) -> String {
+    let mut parts = Vec::new();
+    if let Some(td) = problem.game.rules.trapdoor {
+        parts.push(format!("trapdoor {} {}", td.timer, td.order.name()));
+    }
+    if parts.is_empty() {
+        "orthodox".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn text_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution, args: &SolveArgs) -> String {
+    let c960 = problem.position.is_chess960();
+    let mut out = String::new();
+    let id = problem.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
+    out.push_str(&format!("{}{id}: {} {} ({} to move)\n", item.source, stip, describe_rules(problem), problem.position.turn().name()));
+    if !sol.complete() {
+        out.push_str(&format!(
+            "stopped before the proof was complete: {} first moves undecided\n",
+            sol.unresolved.len()
+        ));
+    }
+    if sol.keys.is_empty() && sol.complete() {
+        out.push_str("no solution\n");
+    }
+    if args.keys_only || sol.trees.is_empty() {
+        for &(mv, n) in &sol.keys {
+            out.push_str(&format!("1.{}! (wins in {n})\n", fairysolve::san::san(&problem.game, &problem.position, mv)));
+        }
+    } else {
+        for t in &sol.trees {
+            print_tree(t, 1, 0, &mut out);
+        }
+    }
+    for t in &sol.tries {
+        let refs: Vec<String> = t.refutations.iter().map(|(_, s)| format!("{s}!")).collect();
+        out.push_str(&format!("1.{}? {}\n", t.san, refs.join(" ")));
+    }
+    let keys: Vec<String> = sol.keys.iter().map(|(m, _)| m.coord(c960).to_string()).collect();
+    let mut flags = Vec::new();
+    if sol.cooked() {
+        flags.push("cooked".to_string());
+    }
+    if let Some(s) = sol.shortest() {
+        if s < stip.moves {
+            flags.push(format!("short solution in {s}"));
+        }
+    }
+    out.push_str(&format!(
+        "keys: {}{} · {} nodes in {} ms, {} thread(s)\n",
+        if keys.is_empty() { "none".into() } else { keys.join(" ") },
+        if flags.is_empty() { String::new() } else { format!(" ({})", flags.join(", ")) },
+        sol.nodes,
+        sol.elapsed.as_millis(),
+        sol.threads
+    ));
+    out
+}
+
+fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution) -> Value {
+    let c960 = problem.position.is_chess960();
+    let status = if !sol.complete() {
+        "timeout"
+    } else if sol.keys.is_empty() {
+        "no-solution"
+    } else {
+        "solved"
+    };
+    let mut v = json!({
+        "id": problem.id(),
+        "source": item.source,
+        "stip": stip.to_string(),
+        "status": status,
+        "keys": sol.keys.iter().map(|(m, _)| m.coord(c960).to_string()).collect::<Vec<_>>(),
+        "shortest": sol.shortest(),
+        "cooked": sol.cooked(),
+        "error": null,
+        "tree": sol.trees.iter().map(|t| tree_json(t, c960)).collect::<Vec<_>>(),
+        "nodes": sol.nodes,
+        "millis": sol.elapsed.as_millis() as u64,
+        "threads": sol.threads,
+    });
+    if !sol.tries.is_empty() {
+        v["tries"] = json!(sol.tries.iter().map(|t| json!({
+            "move": t.mv.coord(c960).to_string(),
+            "san": t.san,
+            "refutations": t.refutations.iter().map(|(m, _)| m.coord(c960).to_string()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>());
+    }
+    if !sol.complete() {
+        v["undecided"] = json!(sol.unresolved.iter().map(|m| m.coord(c960).to_string()).collect::<Vec<_>>());
+    }
+    v
+}
+
+fn error_json(item: &Item, message: &str) -> Value {
+    json!({"id": item.record.as_ref().ok().and_then(|r| r.id()), "source": item.source, "status": "error", "error": message, "keys": []})
+}
+
+pub fn run(args: SolveArgs) -> bool {
+    if args.fen.is_none() && args.files.is_empty() {
+        eprintln!("fairysolve solve: give --fen or a FILE");
+        return false;
+    }
+    if args.retro {
+        eprintln!("fairysolve solve: --retro is not supported yet (the retro module is not built)");
+        return false;
+    }
+    if let Some(t) = args.time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            eprintln!("fairysolve solve: --time-limit must be a positive number of seconds");
+            return false;
+        }
+    }
+    install_interrupt_handler();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+        .clamp(1, 256);
+    let opts = SolveOptions {
+        threads,
+        hash_mb: args.hash.clamp(1, 64 * 1024),
+        tries: args.tries,
+        max_refutations: args.refutations.max(1),
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        tree: !args.keys_only,
+        ..SolveOptions::default()
+    };
+    let items = gather(&args.files, args.fen.as_deref(), &args.variants.operations());
+    let mut ok = true;
+    for item in &items {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            let msg = format!("{}: not solved (interrupted)", item.source);
+            if args.json {
+                println!("{}", error_json(item, &msg));
+            } else {
+                eprintln!("{msg}");
+            }
+            ok = false;
+            continue;
+        }
+        let prepared = item.problem().and_then(|p| {
+            let s = stipulation(&p, &args).map_err(|e| format!("{}: {e}", item.source))?;
+            Ok((p, s))
+        });
+        let (problem, stip) = match prepared {
+            Ok(x) => x,
+            Err(e) => {
+                if args.json {
+                    println!("{}", error_json(item, &e));
+                }
+                eprintln!("{e}");
+                ok = false;
+                continue;
+            }
+        };
+        let bar = if std::io::stderr().is_terminal() && !args.json {
+            let b = ProgressBar::new(0);
+            b.set_style(
+                ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            b.set_message(item.source.clone());
+            Some(b)
+        } else {
+            None
+        };
+        let progress = |done: usize, total: usize| {
+            if let Some(b) = &bar {
+                b.set_length(total as u64);
+                b.set_position(done as u64);
+            }
+        };
+        let sol = solve(&problem.game, &problem.position, stip.moves, &opts, &INTERRUPTED, &progress);
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        if !sol.complete() {
+            ok = false;
+        }
+        if args.json {
+            println!("{}", json_report(item, &problem, stip, &sol));
+        } else {
+            print!("{}", text_report(item, &problem, stip, &sol, &args));
+        }
+    }
+    ok
+}

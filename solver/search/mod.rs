@@ -1,0 +1,311 @@
+//! The mate solver: exhaustive proof that the side to move (the attacker) wins within N
+//! of its moves against every defence, under the game's rules (rules.md 1.6).
+//!
+//! Nothing here prunes by judgement: a move is dropped only when the rules make it
+//! unable to change the answer (at the attacker's last move, a move that leaves the
+//! defender neither in check nor with a king about to fall cannot win). Speed comes from
+//! the transposition table of proven bounds, refutation memory, cheap check tests at
+//! the last ply, and parallel search over root moves and first defences.
+
+mod order;
+pub mod solution;
+pub mod tt;
+
+use crate::game::{Game, Outcome};
+use crate::geometry::Geometry;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::Role;
+use order::CheckInfo;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+use tt::Table;
+
+/// The search was stopped (time limit or interrupt) before it finished.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub struct Aborted;
+
+pub type SearchResult<T> = Result<T, Aborted>;
+
+/// What the solver is asked to respect while it runs.
+pub struct Limits<'a> {
+    pub stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+}
+
+/// Refutation memory: per remaining depth, the last defence that refuted and the last
+/// attacking move that won. Each thread keeps its own.
+#[derive(Clone, Default)]
+pub struct Killers {
+    defence: [Option<Move>; 32],
+    attack: [Option<Move>; 32],
+}
+
+pub struct Searcher<'a, G: Geometry> {
+    pub game: &'a Game<G>,
+    tt: Table,
+    limits: Limits<'a>,
+    /// Set when the deadline passes; stops this search only.
+    timed_out: AtomicBool,
+    nodes: AtomicU64,
+}
+
+/// Depth from which parallel splitting of defences pays for its overhead.
+const PARALLEL_MIN_DEPTH: u32 = 3;
+
+impl<'a, G: Geometry> Searcher<'a, G> {
+    pub fn new(game: &'a Game<G>, hash_mb: usize, limits: Limits<'a>) -> Searcher<'a, G> {
+        Searcher {
+            game,
+            tt: Table::new(hash_mb),
+            limits,
+            timed_out: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn check_limits(&self) -> SearchResult<()> {
+        if self.limits.stop.load(Ordering::Relaxed) || self.timed_out.load(Ordering::Relaxed) {
+            return Err(Aborted);
+        }
+        Ok(())
+    }
+
+    /// Called now and then; turns a passed deadline into a stop for every thread.
+    fn poll_deadline(&self) {
+        if let Some(d) = self.limits.deadline {
+            if Instant::now() >= d {
+                self.timed_out.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Whether the attacker, to move in `pos`, wins within `n` moves.
+    pub fn attack(&self, pos: &Position, n: u32, k: &mut Killers) -> SearchResult<bool> {
+        let count = self.nodes.fetch_add(1, Ordering::Relaxed);
+        if count & 0xFFFF == 0 {
+            self.poll_deadline();
+        }
+        self.check_limits()?;
+        if n == 1 {
+            return self.attack_last(pos, k);
+        }
+        let key = pos.hash();
+        let mut hint = 0;
+        if let Some(b) = self.tt.probe(key) {
+            if b.win as u32 <= n {
+                return Ok(true);
+            }
+            if b.fail as u32 >= n {
+                return Ok(false);
+            }
+            hint = b.hint;
+        }
+        let moves = self.game.legal_moves(pos);
+        let ordered = order::attacks(self.game, pos, &moves, hint, k.attack[n as usize & 31]);
+        for mv in ordered {
+            if self.attack_with(pos, mv, n, k)? {
+                k.attack[n as usize & 31] = Some(mv);
+                self.tt.store(key, Some(n as u8), None, order::pack(mv));
+                return Ok(true);
+            }
+        }
+        self.tt.store(key, None, Some(n as u8), 0);
+        Ok(false)
+    }
+
+    /// Whether playing `mv` wins within `n` attacker moves (this one included).
+    pub fn attack_with(&self, pos: &Position, mv: Move, n: u32, k: &mut Killers) -> SearchResult<bool> {
+        let played = self.game.play(pos, mv);
+        match played.outcome {
+            Some(Outcome::Mate) => Ok(true),
+            Some(Outcome::KingFell) => Ok(false),
+            None => self.defend(&played.position, n, k),
+        }
+    }
+
+    /// The attacker's last move: only a mate, or a move after which every defence lets
+    /// the defender's king fall, can win.
+    fn attack_last(&self, pos: &Position, k: &mut Killers) -> SearchResult<bool> {
+        let moves = self.game.legal_moves(pos);
+        if self.game.rules.is_fide() {
+            let info = CheckInfo::new(&self.game.geo, pos);
+            let killer = k.attack[1];
+            if let Some(km) = killer {
+                if moves.contains(&km) && info.gives_check(&self.game.geo, pos, km) {
+                    let next = self.game.play(pos, km).position;
+                    if !self.game.has_legal_move(&next) {
+                        return Ok(true);
+                    }
+                }
+            }
+            for &mv in moves.iter() {
+                if Some(mv) == killer || !info.gives_check(&self.game.geo, pos, mv) {
+                    continue;
+                }
+                let next = self.game.play(pos, mv).position;
+                if !self.game.has_legal_move(&next) {
+                    k.attack[1] = Some(mv);
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        for &mv in moves.iter() {
+            let played = self.game.play(pos, mv);
+            let wins = match played.outcome {
+                Some(Outcome::Mate) => true,
+                Some(Outcome::KingFell) => false,
+                None => {
+                    let next = &played.position;
+                    if self.game.in_check(next) || defender_king_may_fall(next) {
+                        self.defend(next, 1, k)?
+                    } else {
+                        false
+                    }
+                }
+            };
+            if wins {
+                k.attack[1] = Some(mv);
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the attacker wins within `n` of its moves from `pos`, where the defender
+    /// is to move: every defence loses (mate now, its own king falls, or the attacker
+    /// wins within n - 1 after it).
+    pub fn defend(&self, pos: &Position, n: u32, k: &mut Killers) -> SearchResult<bool> {
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        self.check_limits()?;
+        let key = pos.hash();
+        let mut hint = 0;
+        if n >= 2 {
+            if let Some(b) = self.tt.probe(key) {
+                if b.win as u32 <= n {
+                    return Ok(true);
+                }
+                if b.fail as u32 >= n {
+                    return Ok(false);
+                }
+                hint = b.hint;
+            }
+        }
+        let moves = self.game.legal_moves(pos);
+        if moves.is_empty() {
+            // Checkmate wins; stalemate does not.
+            return Ok(self.game.in_check(pos));
+        }
+        let ordered = order::defences(pos, &moves, hint, k.defence[n as usize & 31]);
+        if n >= PARALLEL_MIN_DEPTH + 1 && ordered.len() > 1 && rayon::current_num_threads() > 1 {
+            return self.defend_parallel(pos, n, key, &ordered, k);
+        }
+        for mv in ordered {
+            if !self.defence_loses(pos, mv, n, k)? {
+                k.defence[n as usize & 31] = Some(mv);
+                if n >= 2 {
+                    self.tt.store(key, None, Some(n as u8), order::pack(mv));
+                }
+                return Ok(false);
+            }
+        }
+        if n >= 2 {
+            self.tt.store(key, Some(n as u8), None, 0);
+        }
+        Ok(true)
+    }
+
+    /// Whether the defence `mv` loses: the defender's king falls, or the attacker wins
+    /// within n - 1 afterwards.
+    pub fn defence_loses(&self, pos: &Position, mv: Move, n: u32, k: &mut Killers) -> SearchResult<bool> {
+        let played = self.game.play(pos, mv);
+        match played.outcome {
+            Some(Outcome::KingFell) => Ok(true),
+            Some(Outcome::Mate) => Ok(false),
+            None if n <= 1 => Ok(false),
+            None => self.attack(&played.position, n - 1, k),
+        }
+    }
+
+    fn defend_parallel(
+        &self,
+        pos: &Position,
+        n: u32,
+        key: u64,
+        ordered: &[Move],
+        k: &Killers,
+    ) -> SearchResult<bool> {
+        // The first defence alone: it is the likeliest refutation, and often cheap.
+        let mut local = k.clone();
+        if !self.defence_loses(pos, ordered[0], n, &mut local)? {
+            self.tt.store(key, None, Some(n as u8), order::pack(ordered[0]));
+            return Ok(false);
+        }
+        let refutation = ordered[1..].par_iter().find_map_any(|&mv| {
+            let mut local = k.clone();
+            match self.defence_loses(pos, mv, n, &mut local) {
+                Ok(true) => None,
+                Ok(false) => Some(Ok(mv)),
+                Err(e) => Some(Err(e)),
+            }
+        });
+        match refutation {
+            Some(Ok(mv)) => {
+                self.tt.store(key, None, Some(n as u8), order::pack(mv));
+                Ok(false)
+            }
+            Some(Err(e)) => Err(e),
+            None => {
+                self.check_limits()?;
+                self.tt.store(key, Some(n as u8), None, 0);
+                Ok(true)
+            }
+        }
+    }
+
+    /// The smallest n <= max with which `mv` wins, if any.
+    pub fn shortest_win(&self, pos: &Position, mv: Move, max: u32, k: &mut Killers) -> SearchResult<Option<u32>> {
+        for n in 1..=max {
+            if self.attack_with(pos, mv, n, k)? {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Defences that refute `mv` (the attacker does not win within n after them), at
+    /// most `limit` + 1 of them (enough to tell whether it is a try).
+    pub fn refutations(&self, pos: &Position, mv: Move, n: u32, limit: usize, k: &mut Killers) -> SearchResult<Vec<Move>> {
+        let played = self.game.play(pos, mv);
+        if played.outcome.is_some() {
+            return Ok(Vec::new());
+        }
+        let next = played.position;
+        let mut out = Vec::new();
+        for &d in self.game.legal_moves(&next).iter() {
+            if !self.defence_loses(&next, d, n, k)? {
+                out.push(d);
+                if out.len() > limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Whether the side to move has a king that falls at the end of its move unless the
+/// king itself moves (ticking with one move left).
+fn defender_king_may_fall(pos: &Position) -> bool {
+    let kings = pos.board().by_piece(pos.turn(), Role::King) & pos.timers().ticking;
+    kings
+        .into_iter()
+        .any(|k| pos.timers().left[k.index()] <= 1)
+}

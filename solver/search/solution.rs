@@ -1,0 +1,298 @@
+//! Solving a problem: every key (so cooks and short solutions show), the tries with
+//! their refutations, and the solution tree composers read (threat, defences, the
+//! attacker's continuations with duals).
+
+use super::{Killers, Limits, Searcher, SearchResult};
+use crate::game::{Game, Outcome};
+use crate::geometry::Geometry;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::san;
+use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// List tries: failing first moves with at most `max_refutations` refutations.
+    pub tries: bool,
+    pub max_refutations: usize,
+    pub time_limit: Option<Duration>,
+    /// Build the solution tree (threat, defences, continuations) for each key.
+    pub tree: bool,
+    /// Most nodes printed in one solution tree; deeper lines are cut with a mark.
+    pub tree_budget: usize,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            threads: 1,
+            hash_mb: 64,
+            tries: false,
+            max_refutations: 1,
+            time_limit: None,
+            tree: true,
+            tree_budget: 400,
+        }
+    }
+}
+
+/// An attacking move in the solution tree.
+#[derive(Clone, Debug)]
+pub struct AttackNode {
+    pub mv: Move,
+    pub san: String,
+    /// Attacker moves (this one included) within which it wins.
+    pub wins_in: u32,
+    /// What the attacker threatens if the defender could pass (`None` when the defender
+    /// is in check or nothing is threatened).
+    pub threat: Vec<AttackNode>,
+    pub defences: Vec<DefenceNode>,
+    /// The move ends the game at once (mate before any fall, or a mate).
+    pub mates: bool,
+    /// Part of the tree below was left out (budget).
+    pub truncated: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct DefenceNode {
+    pub mv: Move,
+    pub san: String,
+    /// The defender's own king fell with this move.
+    pub king_fell: bool,
+    /// Attacker continuations that win soonest after this defence (more than one: a dual).
+    pub continuations: Vec<AttackNode>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Try {
+    pub mv: Move,
+    pub san: String,
+    pub refutations: Vec<(Move, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub stipulation: u32,
+    /// Every first move that wins within the stipulation, with its shortest win.
+    pub keys: Vec<(Move, u32)>,
+    pub trees: Vec<AttackNode>,
+    pub tries: Vec<Try>,
+    /// First moves the search could not decide before it was stopped.
+    pub unresolved: Vec<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub threads: usize,
+}
+
+impl Solution {
+    pub fn complete(&self) -> bool {
+        self.unresolved.is_empty()
+    }
+    pub fn shortest(&self) -> Option<u32> {
+        self.keys.iter().map(|&(_, n)| n).min()
+    }
+    pub fn cooked(&self) -> bool {
+        self.keys.len() > 1
+    }
+}
+
+/// Solves `#n` for the side to move. `progress` is called after each first move.
+pub fn solve<G: Geometry>(
+    game: &Game<G>,
+    pos: &Position,
+    n: u32,
+    opts: &SolveOptions,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Solution {
+    let start = Instant::now();
+    let limits = Limits {
+        stop,
+        deadline: opts.time_limit.map(|d| start + d),
+    };
+    let searcher = Searcher::new(game, opts.hash_mb, limits);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .build()
+        .expect("a thread pool");
+    let roots: Vec<Move> = game.legal_moves(pos).iter().copied().collect();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = roots.len();
+
+    let results: Vec<(Move, SearchResult<Option<u32>>)> = pool.install(|| {
+        roots
+            .par_iter()
+            .map(|&mv| {
+                let mut k = Killers::default();
+                let r = searcher.shortest_win(pos, mv, n, &mut k);
+                let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(d, total);
+                (mv, r)
+            })
+            .collect()
+    });
+
+    let mut keys = Vec::new();
+    let mut unresolved = Vec::new();
+    let mut failed = Vec::new();
+    for (mv, r) in results {
+        match r {
+            Ok(Some(w)) => keys.push((mv, w)),
+            Ok(None) => failed.push(mv),
+            Err(_) => unresolved.push(mv),
+        }
+    }
+
+    let mut tries = Vec::new();
+    if opts.tries && unresolved.is_empty() {
+        let found: Vec<Option<Try>> = pool.install(|| {
+            failed
+                .par_iter()
+                .map(|&mv| {
+                    let mut k = Killers::default();
+                    let refs = searcher
+                        .refutations(pos, mv, n, opts.max_refutations, &mut k)
+                        .ok()?;
+                    if refs.is_empty() || refs.len() > opts.max_refutations {
+                        return None;
+                    }
+                    let next = game.play(pos, mv).position;
+                    Some(Try {
+                        mv,
+                        san: san::san(game, pos, mv),
+                        refutations: refs
+                            .iter()
+                            .map(|&d| (d, san::san(game, &next, d)))
+                            .collect(),
+                    })
+                })
+                .collect()
+        });
+        tries = found.into_iter().flatten().collect();
+    }
+
+    let mut trees = Vec::new();
+    if opts.tree && unresolved.is_empty() {
+        for &(mv, w) in &keys {
+            let mut budget = opts.tree_budget;
+            let mut k = Killers::default();
+            if let Ok(node) = pool.install(|| tree_node(&searcher, pos, mv, w, &mut budget, &mut k)) {
+                trees.push(node);
+            }
+        }
+    }
+
+    Solution {
+        stipulation: n,
+        keys,
+        trees,
+        tries,
+        unresolved,
+        nodes: searcher.nodes(),
+        elapsed: start.elapsed(),
+        threads: opts.threads.max(1),
+    }
+}
+
+/// Attacker moves from `pos` that win within exactly the fewest moves possible (up to
+/// `max`), with that number.
+fn best_attacks<G: Geometry>(
+    s: &Searcher<'_, G>,
+    pos: &Position,
+    max: u32,
+    k: &mut Killers,
+) -> SearchResult<(u32, Vec<Move>)> {
+    let moves: Vec<Move> = s.game.legal_moves(pos).iter().copied().collect();
+    for n in 1..=max {
+        let mut winners = Vec::new();
+        for &mv in &moves {
+            if s.attack_with(pos, mv, n, k)? {
+                winners.push(mv);
+            }
+        }
+        if !winners.is_empty() {
+            return Ok((n, winners));
+        }
+    }
+    Ok((0, Vec::new()))
+}
+
+/// The solution tree under the attacking move `mv`, which wins within `n`.
+fn tree_node<G: Geometry>(
+    s: &Searcher<'_, G>,
+    pos: &Position,
+    mv: Move,
+    n: u32,
+    budget: &mut usize,
+    k: &mut Killers,
+) -> SearchResult<AttackNode> {
+    let game = s.game;
+    let played = game.play(pos, mv);
+    let mut node = AttackNode {
+        mv,
+        san: san::san_played(game, pos, mv, &played),
+        wins_in: n,
+        threat: Vec::new(),
+        defences: Vec::new(),
+        mates: false,
+        truncated: false,
+    };
+    *budget = budget.saturating_sub(1);
+    if played.outcome == Some(Outcome::Mate) {
+        node.mates = true;
+        return Ok(node);
+    }
+    let next = played.position;
+    let defences = game.legal_moves(&next);
+    if defences.is_empty() {
+        node.mates = game.in_check(&next);
+        return Ok(node);
+    }
+    if *budget == 0 {
+        node.truncated = true;
+        return Ok(node);
+    }
+    // The threat: what wins if the defender could pass.
+    if n >= 2 && !game.in_check(&next) {
+        let mut passed = next;
+        passed.pass();
+        let (m, winners) = best_attacks(s, &passed, n - 1, k)?;
+        for w in winners {
+            let p2 = game.play(&passed, w);
+            node.threat.push(AttackNode {
+                mv: w,
+                san: san::san_played(game, &passed, w, &p2),
+                wins_in: m,
+                threat: Vec::new(),
+                defences: Vec::new(),
+                mates: p2.outcome == Some(Outcome::Mate) || game.is_checkmated(&p2.position),
+                truncated: false,
+            });
+        }
+    }
+    for &d in defences.iter() {
+        let p = game.play(&next, d);
+        let mut dn = DefenceNode {
+            mv: d,
+            san: san::san_played(game, &next, d, &p),
+            king_fell: p.outcome == Some(Outcome::KingFell),
+            continuations: Vec::new(),
+        };
+        if p.outcome.is_none() && n >= 2 {
+            let (m, winners) = best_attacks(s, &p.position, n - 1, k)?;
+            for w in winners {
+                if *budget == 0 {
+                    node.truncated = true;
+                    break;
+                }
+                dn.continuations.push(tree_node(s, &p.position, w, m, budget, k)?);
+            }
+        }
+        node.defences.push(dn);
+    }
+    Ok(node)
+}
