@@ -86,13 +86,21 @@ impl<G: Geometry> Game<G> {
     /// Every legal move of the side to move, including moves that only lose (a move
     /// whose end lets the mover's own king fall is legal, rule 1.5c).
     pub fn legal_moves(&self, pos: &Position) -> MoveList {
-        let mut moves = movegen::legal_moves(&self.geo, pos);
+        let mut moves = MoveList::new();
+        self.legal_moves_into(pos, &mut moves);
+        moves
+    }
+
+    /// `legal_moves` into a list the caller owns (no copy of the list on return).
+    #[inline]
+    pub fn legal_moves_into(&self, pos: &Position, moves: &mut MoveList) {
+        moves.clear();
+        movegen::generate(&self.geo, pos, moves);
         if let Some(td) = self.rules.trapdoor {
             if (pos.timers().ticking & pos.board().by_color(pos.turn())).is_nonempty() {
                 moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, 0));
             }
         }
-        moves
     }
 
     /// Whether the side to move has a legal move (cheaper than listing them).
@@ -101,12 +109,13 @@ impl<G: Geometry> Game<G> {
     }
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
-        let moves = movegen::legal_moves(&self.geo, pos);
         match self.rules.trapdoor {
-            Some(td) if (pos.timers().ticking & pos.board().by_color(pos.turn())).is_nonempty() => moves
-                .iter()
-                .any(|&mv| self.trapdoor_legal(&td, pos, mv, depth)),
-            _ => !moves.is_empty(),
+            Some(td) if (pos.timers().ticking & pos.board().by_color(pos.turn())).is_nonempty() => {
+                movegen::legal_moves(&self.geo, pos)
+                    .iter()
+                    .any(|&mv| self.trapdoor_legal(&td, pos, mv, depth))
+            }
+            _ => movegen::has_legal_move(&self.geo, pos),
         }
     }
 

@@ -19,6 +19,34 @@ pub trait MoveSink {
     /// (`promo` marks them).
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard);
     fn special(&mut self, mv: Move);
+    /// Whether the generator may stop (a sink that only asks "is there a move?").
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Answers whether any legal move exists, stopping at the first.
+#[derive(Default)]
+pub struct AnyMove(pub bool);
+
+impl MoveSink for AnyMove {
+    #[inline(always)]
+    fn piece(&mut self, _: Role, _: Square, targets: Bitboard) {
+        self.0 |= targets.is_nonempty();
+    }
+    #[inline(always)]
+    fn pawn(&mut self, _: Square, targets: Bitboard, _: Bitboard) {
+        self.0 |= targets.is_nonempty();
+    }
+    #[inline(always)]
+    fn special(&mut self, _: Move) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
+    }
 }
 
 impl MoveSink for MoveList {
@@ -131,7 +159,7 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     }
     sink.piece(Role::King, king, king_targets);
 
-    if checkers.more_than_one() {
+    if checkers.more_than_one() || sink.done() {
         return;
     }
     // Targets that answer a single check: capture the checker or block its ride.
@@ -144,6 +172,9 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     let knights = board.by_piece(us, Role::Knight) - pinned;
     for from in knights {
         sink.piece(Role::Knight, from, geo.knight_attacks(from) & target);
+    }
+    if sink.done() {
+        return;
     }
     for (role, diagonal, straight) in [
         (Role::Bishop, true, false),
@@ -164,6 +195,9 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
             }
             sink.piece(role, from, t);
         }
+    }
+    if sink.done() {
+        return;
     }
 
     // Pawns.
@@ -252,6 +286,14 @@ pub fn legal_moves<G: Geometry>(geo: &G, pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate(geo, pos, &mut list);
     list
+}
+
+/// Whether the side to move has a FIDE-legal move.
+#[inline(always)]
+pub fn has_legal_move<G: Geometry>(geo: &G, pos: &Position) -> bool {
+    let mut any = AnyMove(false);
+    generate(geo, pos, &mut any);
+    any.0
 }
 
 /// Number of FIDE-legal moves of the side to move.

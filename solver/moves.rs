@@ -3,6 +3,7 @@
 
 use crate::types::{Role, Square};
 use std::fmt;
+use std::mem::MaybeUninit;
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum MoveKind {
@@ -88,7 +89,7 @@ impl fmt::Display for Coord {
 
 /// A fixed-capacity list of moves (no position has more than 218 legal moves).
 pub struct MoveList {
-    moves: [Move; 256],
+    moves: [MaybeUninit<Move>; 256],
     len: usize,
 }
 
@@ -96,7 +97,8 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::new(Role::Pawn, Square::A1, Square::A1, MoveKind::Normal); 256],
+            // Left uninitialised: filling 1 KiB per node is measurable in the solver.
+            moves: [const { MaybeUninit::uninit() }; 256],
             len: 0,
         }
     }
@@ -105,7 +107,7 @@ impl MoveList {
     pub fn push(&mut self, mv: Move) {
         // A legal position never has 256 moves; the check keeps a broken one safe.
         if self.len < 256 {
-            self.moves[self.len] = mv;
+            self.moves[self.len] = MaybeUninit::new(mv);
             self.len += 1;
         }
     }
@@ -122,7 +124,15 @@ impl MoveList {
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` elements were written by `push` (or moved within that
+        // prefix by `retain`), and MaybeUninit<Move> has Move's layout.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as for `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
     }
 
     pub fn clear(&mut self) {
@@ -132,8 +142,9 @@ impl MoveList {
     pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
         let mut j = 0;
         for i in 0..self.len {
-            if keep(&self.moves[i]) {
-                self.moves[j] = self.moves[i];
+            let mv = self.as_slice()[i];
+            if keep(&mv) {
+                self.moves[j] = MaybeUninit::new(mv);
                 j += 1;
             }
         }

@@ -5,6 +5,7 @@ use super::input::{gather, Item};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::{Problem, Stipulation};
+use fairysolve::search::tt::Table;
 use fairysolve::search::solution::{solve, AttackNode, SolveOptions, Solution};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
@@ -43,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long = "time-limit")]
     pub time_limit: Option<f64>,
     /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 128)]
     pub hash: usize,
     /// Print only keys, no solution tree.
     #[arg(long = "keys-only")]
@@ -267,7 +268,6 @@ pub fn run(args: SolveArgs) -> bool {
         .clamp(1, 256);
     let opts = SolveOptions {
         threads,
-        hash_mb: args.hash.clamp(1, 64 * 1024),
         tries: args.tries,
         max_refutations: args.refutations.max(1),
         time_limit: args.time_limit.map(Duration::from_secs_f64),
@@ -275,6 +275,7 @@ pub fn run(args: SolveArgs) -> bool {
         ..SolveOptions::default()
     };
     let items = gather(&args.files, args.fen.as_deref(), &args.variants.operations());
+    let table = Table::new(args.hash.clamp(1, 64 * 1024));
     let mut ok = true;
     for item in &items {
         if INTERRUPTED.load(Ordering::SeqCst) {
@@ -319,7 +320,7 @@ pub fn run(args: SolveArgs) -> bool {
                 b.set_position(done as u64);
             }
         };
-        let sol = solve(&problem.game, &problem.position, stip.moves, &opts, &INTERRUPTED, &progress);
+        let sol = solve(&problem.game, &table, &problem.position, stip.moves, &opts, &INTERRUPTED, &progress);
         if let Some(b) = bar {
             b.finish_and_clear();
         }

@@ -13,10 +13,10 @@ pub mod tt;
 
 use crate::game::{Game, Outcome};
 use crate::geometry::Geometry;
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::Role;
-use order::CheckInfo;
+use order::{CheckCandidates, CheckInfo};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -44,21 +44,28 @@ pub struct Killers {
 
 pub struct Searcher<'a, G: Geometry> {
     pub game: &'a Game<G>,
-    tt: Table,
+    tt: &'a Table,
+    /// Mixed into every key, so entries of other searches never match.
+    salt: u64,
     limits: Limits<'a>,
     /// Set when the deadline passes; stops this search only.
     timed_out: AtomicBool,
     nodes: AtomicU64,
 }
 
+/// Defender nodes below this depth skip the table: they are the most numerous and the
+/// cheapest to recompute, and probing them costs more in cache misses than it saves.
+const TT_MIN_DEFENCE_DEPTH: u32 = 2;
+
 /// Depth from which parallel splitting of defences pays for its overhead.
 const PARALLEL_MIN_DEPTH: u32 = 3;
 
 impl<'a, G: Geometry> Searcher<'a, G> {
-    pub fn new(game: &'a Game<G>, hash_mb: usize, limits: Limits<'a>) -> Searcher<'a, G> {
+    pub fn new(game: &'a Game<G>, tt: &'a Table, limits: Limits<'a>) -> Searcher<'a, G> {
         Searcher {
             game,
-            tt: Table::new(hash_mb),
+            salt: tt.new_search(),
+            tt,
             limits,
             timed_out: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -93,10 +100,24 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             self.poll_deadline();
         }
         self.check_limits()?;
+        let key = pos.hash() ^ self.salt;
         if n == 1 {
-            return self.attack_last(pos, k);
+            if let Some(b) = self.tt.probe(key) {
+                if b.win == 1 {
+                    return Ok(true);
+                }
+                if b.fail >= 1 {
+                    return Ok(false);
+                }
+            }
+            let won = self.attack_last(pos, k)?;
+            if won {
+                self.tt.store(key, Some(1), None, 0);
+            } else {
+                self.tt.store(key, None, Some(1), 0);
+            }
+            return Ok(won);
         }
-        let key = pos.hash();
         let mut hint = 0;
         if let Some(b) = self.tt.probe(key) {
             if b.win as u32 <= n {
@@ -107,9 +128,10 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             }
             hint = b.hint;
         }
-        let moves = self.game.legal_moves(pos);
-        let ordered = order::attacks(self.game, pos, &moves, hint, k.attack[n as usize & 31]);
-        for mv in ordered {
+        let mut moves = MoveList::new();
+        self.game.legal_moves_into(pos, &mut moves);
+        order::sort_attacks(self.game, pos, &mut moves, hint, k.attack[n as usize & 31]);
+        for &mv in moves.iter() {
             if self.attack_with(pos, mv, n, k)? {
                 k.attack[n as usize & 31] = Some(mv);
                 self.tt.store(key, Some(n as u8), None, order::pack(mv));
@@ -133,30 +155,38 @@ impl<'a, G: Geometry> Searcher<'a, G> {
     /// The attacker's last move: only a mate, or a move after which every defence lets
     /// the defender's king fall, can win.
     fn attack_last(&self, pos: &Position, k: &mut Killers) -> SearchResult<bool> {
-        let moves = self.game.legal_moves(pos);
         if self.game.rules.is_fide() {
-            let info = CheckInfo::new(&self.game.geo, pos);
-            let killer = k.attack[1];
+            let geo = &self.game.geo;
+            let info = CheckInfo::new(geo, pos);
+            let mut candidates = CheckCandidates {
+                geo,
+                info: &info,
+                out: MoveList::new(),
+            };
+            crate::movegen::generate(geo, pos, &mut candidates);
+            let killer = k.attack[1].filter(|km| candidates.out.contains(km));
+            let mates = |mv: Move| {
+                let mut next = *pos;
+                next.play_board(geo, mv);
+                // Ordinary moves among the candidates are known checks.
+                let exact = matches!(mv.kind, MoveKind::Normal);
+                (exact || self.game.in_check(&next)) && !crate::movegen::has_legal_move(geo, &next)
+            };
             if let Some(km) = killer {
-                if moves.contains(&km) && info.gives_check(&self.game.geo, pos, km) {
-                    let next = self.game.play(pos, km).position;
-                    if !self.game.has_legal_move(&next) {
-                        return Ok(true);
-                    }
+                if mates(km) {
+                    return Ok(true);
                 }
             }
-            for &mv in moves.iter() {
-                if Some(mv) == killer || !info.gives_check(&self.game.geo, pos, mv) {
-                    continue;
-                }
-                let next = self.game.play(pos, mv).position;
-                if !self.game.has_legal_move(&next) {
+            for &mv in candidates.out.iter() {
+                if Some(mv) != killer && mates(mv) {
                     k.attack[1] = Some(mv);
                     return Ok(true);
                 }
             }
             return Ok(false);
         }
+        let mut moves = MoveList::new();
+        self.game.legal_moves_into(pos, &mut moves);
         for &mv in moves.iter() {
             let played = self.game.play(pos, mv);
             let wins = match played.outcome {
@@ -185,9 +215,9 @@ impl<'a, G: Geometry> Searcher<'a, G> {
     pub fn defend(&self, pos: &Position, n: u32, k: &mut Killers) -> SearchResult<bool> {
         self.nodes.fetch_add(1, Ordering::Relaxed);
         self.check_limits()?;
-        let key = pos.hash();
+        let key = pos.hash() ^ self.salt;
         let mut hint = 0;
-        if n >= 2 {
+        if n >= TT_MIN_DEFENCE_DEPTH {
             if let Some(b) = self.tt.probe(key) {
                 if b.win as u32 <= n {
                     return Ok(true);
@@ -198,25 +228,27 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 hint = b.hint;
             }
         }
-        let moves = self.game.legal_moves(pos);
+        let mut moves = MoveList::new();
+        self.game.legal_moves_into(pos, &mut moves);
         if moves.is_empty() {
             // Checkmate wins; stalemate does not.
             return Ok(self.game.in_check(pos));
         }
-        let ordered = order::defences(pos, &moves, hint, k.defence[n as usize & 31]);
+        order::sort_defences(&mut moves, hint, k.defence[n as usize & 31]);
+        let ordered = moves.as_slice();
         if n >= PARALLEL_MIN_DEPTH + 1 && ordered.len() > 1 && rayon::current_num_threads() > 1 {
-            return self.defend_parallel(pos, n, key, &ordered, k);
+            return self.defend_parallel(pos, n, key, ordered, k);
         }
-        for mv in ordered {
+        for &mv in ordered {
             if !self.defence_loses(pos, mv, n, k)? {
                 k.defence[n as usize & 31] = Some(mv);
-                if n >= 2 {
+                if n >= TT_MIN_DEFENCE_DEPTH {
                     self.tt.store(key, None, Some(n as u8), order::pack(mv));
                 }
                 return Ok(false);
             }
         }
-        if n >= 2 {
+        if n >= TT_MIN_DEFENCE_DEPTH {
             self.tt.store(key, Some(n as u8), None, 0);
         }
         Ok(true)

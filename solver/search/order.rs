@@ -4,6 +4,7 @@
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::Geometry;
+use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{Role, Square};
@@ -97,70 +98,120 @@ impl CheckInfo {
     }
 }
 
-/// Attacking moves in the order to try: the table's hint and the killer, then checks,
-/// then captures, then the rest.
-pub fn attacks<G: Geometry>(game: &Game<G>, pos: &Position, moves: &MoveList, hint: u16, killer: Option<Move>) -> Vec<Move> {
-    let info = CheckInfo::new(&game.geo, pos);
-    let theirs = pos.board().by_color(!pos.turn());
-    let mut scored: Vec<(i32, Move)> = moves
-        .iter()
-        .map(|&mv| {
-            let mut score = 0;
-            if hint != 0 && pack(mv) == hint {
-                score += 1000;
+/// Puts the moves with the highest priority first, keeping generation order within a
+/// priority, so the order is the same on every run and thread. Priorities are small
+/// (0..=3), so this is a few linear passes, no sort.
+#[inline]
+fn order_by_priority(moves: &mut MoveList, priority: impl Fn(Move) -> u8) {
+    let n = moves.len();
+    let mut prio = [0u8; 256];
+    let mut max = 0;
+    for (i, &mv) in moves.iter().enumerate() {
+        prio[i] = priority(mv);
+        max = max.max(prio[i]);
+    }
+    if max == 0 {
+        return;
+    }
+    let original: MoveList = {
+        let mut l = MoveList::new();
+        for &mv in moves.iter() {
+            l.push(mv);
+        }
+        l
+    };
+    let out = moves.as_mut_slice();
+    let mut j = 0;
+    for p in (0..=max).rev() {
+        for i in 0..n {
+            if prio[i] == p {
+                out[j] = original[i];
+                j += 1;
             }
-            if Some(mv) == killer {
-                score += 500;
-            }
-            if game.rules.is_fide() && info.gives_check(&game.geo, pos, mv) {
-                score += 100;
-            }
-            if theirs.contains(mv.to) {
-                score += 10 + mv_value(pos, mv.to);
-            }
-            if matches!(mv.kind, MoveKind::Promotion(Role::Queen)) {
-                score += 20;
-            }
-            (score, mv)
-        })
-        .collect();
-    scored.sort_by_key(|&(s, _)| -s);
-    scored.into_iter().map(|(_, m)| m).collect()
-}
-
-fn mv_value(pos: &Position, sq: Square) -> i32 {
-    match pos.board().role_at(sq) {
-        Some(Role::Queen) => 9,
-        Some(Role::Rook) => 5,
-        Some(Role::Bishop) | Some(Role::Knight) => 3,
-        Some(Role::Pawn) => 1,
-        _ => 0,
+        }
     }
 }
 
-/// Defences in the order to try: the hint and the last refutation first, then captures
-/// and king moves (which most often escape), then the rest.
-pub fn defences(pos: &Position, moves: &MoveList, hint: u16, killer: Option<Move>) -> Vec<Move> {
+/// Orders attacking moves: the table's hint and the killer, then checks and captures,
+/// then the rest.
+pub fn sort_attacks<G: Geometry>(game: &Game<G>, pos: &Position, moves: &mut MoveList, hint: u16, killer: Option<Move>) {
+    if moves.len() < 2 {
+        return;
+    }
+    let info = CheckInfo::new(&game.geo, pos);
     let theirs = pos.board().by_color(!pos.turn());
-    let mut scored: Vec<(i32, Move)> = moves
-        .iter()
-        .map(|&mv| {
-            let mut score = 0;
-            if hint != 0 && pack(mv) == hint {
-                score += 1000;
+    let fide = game.rules.is_fide();
+    order_by_priority(moves, |mv| {
+        if (hint != 0 && pack(mv) == hint) || Some(mv) == killer {
+            3
+        } else if fide && info.gives_check(&game.geo, pos, mv) {
+            2
+        } else if theirs.contains(mv.to) || mv.promotion().is_some() {
+            1
+        } else {
+            0
+        }
+    });
+}
+
+
+/// Orders defences: the table's hint and the last refutation first (a refutation is
+/// usually found again among siblings), the rest in generation order.
+#[inline]
+pub fn sort_defences(moves: &mut MoveList, hint: u16, killer: Option<Move>) {
+    let slice = moves.as_mut_slice();
+    let mut front = 0;
+    for wanted in [killer, None] {
+        let found = match wanted {
+            Some(k) => slice.iter().position(|&m| m == k),
+            None if hint != 0 => slice.iter().position(|&m| pack(m) == hint),
+            None => None,
+        };
+        if let Some(i) = found {
+            if i >= front {
+                slice[front..=i].rotate_right(1);
+                front += 1;
             }
-            if Some(mv) == killer {
-                score += 500;
-            }
-            if theirs.contains(mv.to) {
-                score += 50 + mv_value(pos, mv.to);
-            }
-            if mv.role == Role::King {
-                score += 20;
-            }
-            (score, mv)
-        })
-        .collect();
-    scored.sort_by_key(|&(s, _)| -s);
-    scored.into_iter().map(|(_, m)| m).collect()
+        }
+    }
+}
+
+/// Collects the moves that may give check: exact for ordinary moves, and every
+/// promotion and special move (the caller verifies those on the board).
+pub struct CheckCandidates<'a, G: Geometry> {
+    pub geo: &'a G,
+    pub info: &'a CheckInfo,
+    pub out: MoveList,
+}
+
+impl<G: Geometry> CheckCandidates<'_, G> {
+    #[inline(always)]
+    fn checking_targets(&self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
+        let Some(king) = self.info.king else {
+            return Bitboard::EMPTY;
+        };
+        let direct = targets & self.info.squares[role.index()];
+        if self.info.discoverers.contains(from) {
+            direct | (targets - self.geo.line(king, from))
+        } else {
+            direct
+        }
+    }
+}
+
+impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
+    #[inline(always)]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        let t = self.checking_targets(role, from, targets);
+        self.out.piece(role, from, t);
+    }
+    #[inline(always)]
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        let t = self.checking_targets(Role::Pawn, from, targets - promo) | (targets & promo);
+        self.out.pawn(from, t, promo);
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.out.push(mv);
+    }
 }

@@ -2,6 +2,7 @@
 //! their refutations, and the solution tree composers read (threat, defences, the
 //! attacker's continuations with duals).
 
+use super::tt::Table;
 use super::{Killers, Limits, Searcher, SearchResult};
 use crate::game::{Game, Outcome};
 use crate::geometry::Geometry;
@@ -15,7 +16,6 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
     pub threads: usize,
-    pub hash_mb: usize,
     /// List tries: failing first moves with at most `max_refutations` refutations.
     pub tries: bool,
     pub max_refutations: usize,
@@ -30,7 +30,6 @@ impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             threads: 1,
-            hash_mb: 64,
             tries: false,
             max_refutations: 1,
             time_limit: None,
@@ -103,6 +102,7 @@ impl Solution {
 /// Solves `#n` for the side to move. `progress` is called after each first move.
 pub fn solve<G: Geometry>(
     game: &Game<G>,
+    table: &Table,
     pos: &Position,
     n: u32,
     opts: &SolveOptions,
@@ -114,7 +114,7 @@ pub fn solve<G: Geometry>(
         stop,
         deadline: opts.time_limit.map(|d| start + d),
     };
-    let searcher = Searcher::new(game, opts.hash_mb, limits);
+    let searcher = Searcher::new(game, table, limits);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
         .build()

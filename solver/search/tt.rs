@@ -32,39 +32,48 @@ impl Bounds {
     }
 }
 
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
 pub struct Table {
-    slots: Vec<Slot>,
+    /// Two words a slot: the key xor the data, then the data.
+    words: Box<[AtomicU64]>,
     mask: usize,
+    generation: AtomicU64,
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one slot).
+    /// A table of about `mb` megabytes (a power of two of 16-byte slots). The memory
+    /// comes zeroed from the allocator, so pages are only touched when used.
     pub fn new(mb: usize) -> Table {
-        let want = (mb.max(1) * 1024 * 1024) / std::mem::size_of::<Slot>();
-        let size = want.next_power_of_two().max(1) / if want.is_power_of_two() { 1 } else { 2 };
-        let size = size.max(1024);
-        let slots = (0..size)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        Table {
-            slots,
-            mask: size - 1,
+        let bytes = mb.clamp(1, 1 << 20) * 1024 * 1024;
+        let mut slots = 1024usize;
+        while slots * 2 * 16 <= bytes {
+            slots *= 2;
         }
+        let zeroed = vec![0u64; slots * 2].into_boxed_slice();
+        // SAFETY: AtomicU64 has the same size and alignment as u64 (checked below) and
+        // zero is a valid value of it; the box is reinterpreted element for element.
+        const _: () = assert!(
+            std::mem::size_of::<AtomicU64>() == 8 && std::mem::align_of::<AtomicU64>() == 8
+        );
+        let words = unsafe { Box::from_raw(Box::into_raw(zeroed) as *mut [AtomicU64]) };
+        Table {
+            words,
+            mask: slots - 1,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// A salt for a new search: keys salted with it never match entries of earlier
+    /// searches (another problem's rules), so the table is reused without clearing.
+    pub fn new_search(&self) -> u64 {
+        let g = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+        g.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17)
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Bounds> {
-        let slot = &self.slots[key as usize & self.mask];
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
+        let i = (key as usize & self.mask) * 2;
+        let data = self.words[i + 1].load(Ordering::Relaxed);
+        let check = self.words[i].load(Ordering::Relaxed);
         (check ^ data == key).then(|| Bounds::unpack(data))
     }
 
@@ -82,9 +91,9 @@ impl Table {
             hint: if hint != 0 { hint } else { old.hint },
         };
         let data = b.pack();
-        let slot = &self.slots[key as usize & self.mask];
-        slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        let i = (key as usize & self.mask) * 2;
+        self.words[i + 1].store(data, Ordering::Relaxed);
+        self.words[i].store(key ^ data, Ordering::Relaxed);
     }
 }
 
