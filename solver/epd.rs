@@ -63,8 +63,9 @@ impl Operation {
 pub struct Record {
     pub line: usize,
     pub setup: Setup,
-    /// Whether the line carried the two FEN move counters.
-    pub has_counters: bool,
+    /// The FEN fields as written in the line (single-spaced), so a record is written
+    /// back in its own spelling (X-FEN or Shredder-FEN castling, counters or none).
+    pub fen_text: String,
     pub operations: Vec<Operation>,
 }
 
@@ -171,7 +172,11 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Line, LineError> {
     Ok(Line::Position(Box::new(Record {
         line: line_no,
         setup,
-        has_counters: fen_count == 6,
+        fen_text: fen_fields
+            .iter()
+            .map(|(_, t)| *t)
+            .collect::<Vec<_>>()
+            .join(" "),
         operations,
     })))
 }
@@ -330,12 +335,7 @@ pub fn write_operations(ops: &[Operation]) -> String {
 
 /// Writes a record back as a line: the same fields and operations it was read with.
 pub fn write_record(rec: &Record) -> String {
-    let pos = rec.setup.clone().into_position();
-    let mut out = if rec.has_counters {
-        fen::write_fen(&pos)
-    } else {
-        fen::write_epd_fields(&pos)
-    };
+    let mut out = rec.fen_text.clone();
     let ops = write_operations(&rec.operations);
     if !ops.is_empty() {
         out.push(' ');
