@@ -224,3 +224,25 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
         position,
     })
 }
+
+/// The position line of `pos` under `game`'s rules: FEN fields then the operations that
+/// carry the rules and the variant state (formats.md section 1), so that what one
+/// command writes another reads.
+pub fn position_line(game: &Game<Standard>, pos: &Position) -> String {
+    let mut out = crate::fen::write_fen(pos);
+    if let Some(td) = game.rules.trapdoor {
+        out.push_str(&format!(" trapdoor {};", td.timer));
+        if td.order != FallOrder::MateFirst {
+            out.push_str(&format!(" trapdoor_order {};", td.order.name()));
+        }
+        let timers: Vec<String> = pos
+            .timers()
+            .ticking
+            .map(|sq| format!("{sq}:{}", pos.timers().left[sq.index()]))
+            .collect();
+        if !timers.is_empty() {
+            out.push_str(&format!(" timers \"{}\";", timers.join(" ")));
+        }
+    }
+    out
+}

@@ -3,6 +3,7 @@
 
 mod input;
 mod perft;
+mod replay;
 mod solve;
 
 use clap::{Args, Parser, Subcommand};
@@ -21,6 +22,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Prove stipulations (#N): every key, threat, variations, tries.
     Solve(solve::SolveArgs),
+    /// Play a line of moves and print each with its falls, then the final position.
+    Replay(replay::ReplayArgs),
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -113,6 +116,7 @@ pub fn run() -> ExitCode {
     let ok = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Replay(args) => replay::run(args),
     };
     if ok {
         ExitCode::SUCCESS

@@ -1,0 +1,79 @@
+//! `fairysolve replay`: plays a line of moves from a position and prints each move with
+//! its falls, then the final position line — the composer's check of a line by hand.
+
+use super::input::gather;
+use super::VariantFlags;
+use clap::Args;
+use fairysolve::game::Outcome;
+use fairysolve::problem::position_line;
+use fairysolve::san;
+use fairysolve::types::Color;
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// The starting position (FEN or a position line); default: the initial array.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves in SAN or coordinates; move numbers (`1.`, `6...`) are skipped.
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub variants: VariantFlags,
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Splits `1.e4 e5 2.Nf3` into move texts, dropping the numbers.
+fn move_texts(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in args.iter().flat_map(|a| a.split_whitespace()) {
+        let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        let rest = if rest.len() < token.len() { rest.trim_start_matches('.') } else { rest };
+        if !rest.is_empty() {
+            out.push(rest.to_string());
+        }
+    }
+    out
+}
+
+pub fn run(args: ReplayArgs) -> bool {
+    let fen = args.fen.clone().unwrap_or_else(|| START.to_string());
+    let items = gather(&[], Some(&fen), &args.variants.operations());
+    let problem = match items[0].problem() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return false;
+        }
+    };
+    let game = &problem.game;
+    let mut pos = problem.position;
+    for (i, text) in move_texts(&args.moves).iter().enumerate() {
+        let mv = match san::parse_move(game, &pos, text) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("move {} ({text}): {e}", i + 1);
+                println!("{}", position_line(game, &pos));
+                return false;
+            }
+        };
+        let number = pos.fullmoves();
+        let prefix = match pos.turn() {
+            Color::White => format!("{number}."),
+            Color::Black => format!("{number}..."),
+        };
+        let played = game.play(&pos, mv);
+        println!("{prefix}{}", san::san_played(game, &pos, mv, &played));
+        pos = played.position;
+        match played.outcome {
+            Some(Outcome::Mate) => println!("checkmate: the mover wins before anything falls"),
+            Some(Outcome::KingFell) => println!("the mover's king fell: the mover loses"),
+            None => {}
+        }
+        if played.outcome.is_some() {
+            break;
+        }
+    }
+    println!("{}", position_line(game, &pos));
+    true
+}
