@@ -182,7 +182,7 @@ fn parse_number(text: &str, column: usize, what: &str) -> Result<u32, FenError> 
             message: format!("the {what} '{text}' is not a number"),
         })
         .and_then(|n| {
-            if n > 1_000_000 {
+            if n > u16::MAX as u32 {
                 err(column, format!("the {what} {n} is out of range"))
             } else {
                 Ok(n)

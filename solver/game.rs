@@ -97,7 +97,7 @@ impl<G: Geometry> Game<G> {
         moves.clear();
         movegen::generate(&self.geo, pos, moves);
         if let Some(td) = self.rules.trapdoor {
-            if (pos.timers().ticking & pos.board().by_color(pos.turn())).is_nonempty() {
+            if (pos.timers().ticking() & pos.board().by_color(pos.turn())).is_nonempty() {
                 moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, 0));
             }
         }
@@ -110,7 +110,7 @@ impl<G: Geometry> Game<G> {
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
         match self.rules.trapdoor {
-            Some(td) if (pos.timers().ticking & pos.board().by_color(pos.turn())).is_nonempty() => {
+            Some(td) if (pos.timers().ticking() & pos.board().by_color(pos.turn())).is_nonempty() => {
                 movegen::legal_moves(&self.geo, pos)
                     .iter()
                     .any(|&mv| self.trapdoor_legal(&td, pos, mv, depth))

@@ -10,27 +10,48 @@ use crate::moves::{Move, MoveKind};
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
 
-/// Trapdoor state of every piece (rules.md 1): `ticking` pieces with `left[sq]` own moves
-/// to go; every other piece is safe.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+/// Trapdoor state of every piece (rules.md 1): a ticking piece has r own moves to go
+/// (1..=7), stored as three bit-planes of r so that a position stays small for
+/// copy-make; r = 0 is a safe piece.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Timers {
-    pub ticking: Bitboard,
-    pub left: [u8; 64],
-}
-
-impl Default for Timers {
-    fn default() -> Timers {
-        Timers {
-            ticking: Bitboard::EMPTY,
-            left: [0; 64],
-        }
-    }
+    planes: [Bitboard; 3],
 }
 
 impl Timers {
+    /// Largest r a timer can hold.
+    pub const MAX: u8 = 7;
+
+    /// Squares of the ticking pieces.
+    #[inline(always)]
+    pub fn ticking(&self) -> Bitboard {
+        self.planes[0] | self.planes[1] | self.planes[2]
+    }
+
+    /// Moves left for the piece on `sq`, if it is ticking.
     #[inline(always)]
     pub fn get(&self, sq: Square) -> Option<u8> {
-        self.ticking.contains(sq).then(|| self.left[sq.index()])
+        let r = self.left(sq);
+        (r > 0).then_some(r)
+    }
+
+    /// Moves left for the piece on `sq` (0: safe).
+    #[inline(always)]
+    pub fn left(&self, sq: Square) -> u8 {
+        (self.planes[0].contains(sq) as u8)
+            | (self.planes[1].contains(sq) as u8) << 1
+            | (self.planes[2].contains(sq) as u8) << 2
+    }
+
+    #[inline(always)]
+    fn set_left(&mut self, sq: Square, r: u8) {
+        for (bit, plane) in self.planes.iter_mut().enumerate() {
+            if r >> bit & 1 == 1 {
+                plane.set(sq);
+            } else {
+                plane.clear(sq);
+            }
+        }
     }
 }
 
@@ -41,11 +62,11 @@ pub struct Position {
     /// Squares of the rooks that may still castle (Chess960-ready: any rook square).
     pub(crate) castling: Bitboard,
     pub(crate) ep: Option<Square>,
-    pub(crate) halfmoves: u32,
-    pub(crate) fullmoves: u32,
+    pub(crate) halfmoves: u16,
+    pub(crate) fullmoves: u16,
     pub(crate) timers: Timers,
     /// Taxi cash in hand (rules.md 2), White and Black; zero and unused without Taxi.
-    pub(crate) cash: [u32; 2],
+    pub(crate) cash: [u16; 2],
     /// Castling is written king-takes-rook (the set-up is not the standard array).
     pub(crate) chess960: bool,
     pub(crate) hash: u64,
@@ -90,8 +111,8 @@ impl Position {
             turn,
             castling,
             ep,
-            halfmoves,
-            fullmoves,
+            halfmoves: halfmoves.min(u16::MAX as u32) as u16,
+            fullmoves: fullmoves.min(u16::MAX as u32) as u16,
             timers: Timers::default(),
             cash: [0, 0],
             chess960,
@@ -127,10 +148,10 @@ impl Position {
         self.hash
     }
     pub fn halfmoves(&self) -> u32 {
-        self.halfmoves
+        self.halfmoves as u32
     }
     pub fn fullmoves(&self) -> u32 {
-        self.fullmoves
+        self.fullmoves as u32
     }
     #[inline(always)]
     pub fn timers(&self) -> &Timers {
@@ -138,7 +159,7 @@ impl Position {
     }
     #[inline(always)]
     pub fn cash(&self, color: Color) -> u32 {
-        self.cash[color.index()]
+        self.cash[color.index()] as u32
     }
     pub fn is_chess960(&self) -> bool {
         self.chess960
@@ -148,22 +169,25 @@ impl Position {
     }
 
     /// Sets the timer of the piece on `sq` (`None`: safe).
+    /// Sets the timer of the piece on `sq` (`None`: safe). `r` is at most
+    /// `Timers::MAX` (callers check it when reading input).
     pub fn set_timer(&mut self, sq: Square, left: Option<u8>) {
         if let Some(old) = self.timers.get(sq) {
             self.hash ^= zobrist::timer(sq, old);
-            self.timers.ticking.clear(sq);
+            self.timers.set_left(sq, 0);
         }
-        if let Some(r) = left {
-            self.timers.ticking.set(sq);
-            self.timers.left[sq.index()] = r;
+        if let Some(r) = left.filter(|&r| r > 0) {
+            let r = r.min(Timers::MAX);
+            self.timers.set_left(sq, r);
             self.hash ^= zobrist::timer(sq, r);
         }
     }
 
     pub fn set_cash(&mut self, color: Color, amount: u32) {
-        self.hash ^= zobrist::cash(color, self.cash[color.index()]);
+        let amount = amount.min(u16::MAX as u32) as u16;
+        self.hash ^= zobrist::cash(color, self.cash[color.index()] as u32);
         self.cash[color.index()] = amount;
-        self.hash ^= zobrist::cash(color, amount);
+        self.hash ^= zobrist::cash(color, amount as u32);
     }
 
     /// Removes a piece from the board (a fall through a trapdoor), with its timer.
@@ -189,11 +213,11 @@ impl Position {
         if self.turn == Color::Black {
             h ^= zobrist::black_to_move();
         }
-        for sq in self.timers.ticking {
-            h ^= zobrist::timer(sq, self.timers.left[sq.index()]);
+        for sq in self.timers.ticking() {
+            h ^= zobrist::timer(sq, self.timers.left(sq));
         }
         for c in Color::ALL {
-            h ^= zobrist::cash(c, self.cash[c.index()]);
+            h ^= zobrist::cash(c, self.cash[c.index()] as u32);
         }
         h
     }
@@ -227,15 +251,32 @@ impl Position {
     /// module's business. Returns the captured piece and its square.
     #[inline(always)]
     pub fn play_board<G: Geometry>(&mut self, geo: &G, mv: Move) -> Option<(Square, Piece)> {
-        let us = self.turn;
+        let (us, ep) = (self.turn, self.ep);
+        self.apply(geo, mv, us, ep)
+    }
+
+    /// The position after a legal move, leaving `self` as it is.
+    #[inline(always)]
+    pub fn after<G: Geometry>(&self, geo: &G, mv: Move) -> Position {
+        // Side and en passant square are read from `self`, not from the fresh copy: a
+        // byte load right after the block copy would stall on store forwarding.
+        let (us, ep) = (self.turn, self.ep);
+        let mut child = *self;
+        child.apply(geo, mv, us, ep);
+        child
+    }
+
+    #[inline(always)]
+    fn apply<G: Geometry>(&mut self, geo: &G, mv: Move, us: Color, ep: Option<Square>) -> Option<(Square, Piece)> {
         let them = !us;
         let moving = Piece::new(us, mv.role);
         let mut captured = None;
 
-        if let Some(ep) = self.ep.take() {
+        if let Some(ep) = ep {
+            self.ep = None;
             self.hash ^= zobrist::en_passant(ep);
         }
-        if self.timers.ticking.is_nonempty() {
+        if self.timers.ticking().is_nonempty() {
             self.set_timer(mv.from, None);
         }
 
@@ -244,7 +285,7 @@ impl Position {
                 let rook = Piece::new(us, Role::Rook);
                 self.take(mv.from, moving);
                 self.take(mv.to, rook);
-                if self.timers.ticking.is_nonempty() {
+                if self.timers.ticking().is_nonempty() {
                     self.set_timer(mv.to, None);
                 }
                 self.put(mv.castle_king_to(), moving);
@@ -254,7 +295,7 @@ impl Position {
                 let victim_sq = geo.pawn_step(them, mv.to).single();
                 let victim = Piece::new(them, Role::Pawn);
                 self.take(victim_sq, victim);
-                if self.timers.ticking.is_nonempty() {
+                if self.timers.ticking().is_nonempty() {
                     self.set_timer(victim_sq, None);
                 }
                 captured = Some((victim_sq, victim));
@@ -265,7 +306,7 @@ impl Position {
                 if let Some(role) = self.board.role_at(mv.to) {
                     let victim = Piece::new(them, role);
                     self.take(mv.to, victim);
-                    if self.timers.ticking.is_nonempty() {
+                    if self.timers.ticking().is_nonempty() {
                         self.set_timer(mv.to, None);
                     }
                     captured = Some((mv.to, victim));
@@ -299,10 +340,10 @@ impl Position {
         if mv.role == Role::Pawn || captured.is_some() {
             self.halfmoves = 0;
         } else {
-            self.halfmoves += 1;
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
         self.hash ^= zobrist::black_to_move();

@@ -237,8 +237,8 @@ pub fn position_line(game: &Game<Standard>, pos: &Position) -> String {
         }
         let timers: Vec<String> = pos
             .timers()
-            .ticking
-            .map(|sq| format!("{sq}:{}", pos.timers().left[sq.index()]))
+            .ticking()
+            .map(|sq| format!("{sq}:{}", pos.timers().left(sq)))
             .collect();
         if !timers.is_empty() {
             out.push_str(&format!(" timers \"{}\";", timers.join(" ")));

@@ -56,10 +56,10 @@ impl Trapdoor {
     /// and not among `arrivals` (rule 1.2).
     #[inline]
     pub fn expiring(pos: &Position, mover: Color, arrivals: Bitboard) -> Bitboard {
-        let own = pos.timers().ticking & pos.board().by_color(mover);
+        let own = pos.timers().ticking() & pos.board().by_color(mover);
         let mut out = Bitboard::EMPTY;
         for sq in own - arrivals {
-            if pos.timers().left[sq.index()] <= 1 {
+            if pos.timers().left(sq) <= 1 {
                 out.set(sq);
             }
         }
@@ -70,17 +70,17 @@ impl Trapdoor {
     /// arrivals' would tick).
     #[inline]
     pub fn counts_down(pos: &Position, mover: Color, arrivals: Bitboard) -> bool {
-        ((pos.timers().ticking & pos.board().by_color(mover)) - arrivals).is_nonempty()
+        ((pos.timers().ticking() & pos.board().by_color(mover)) - arrivals).is_nonempty()
     }
 
     /// The countdown at the end of a move of `mover` (rule 1.2): every ticking piece of
     /// `mover` that did not arrive loses one; those at zero fall. Returns the squares of
     /// the fallen pieces.
     pub fn count_down(pos: &mut Position, mover: Color, arrivals: Bitboard) -> Bitboard {
-        let own = (pos.timers().ticking & pos.board().by_color(mover)) - arrivals;
+        let own = (pos.timers().ticking() & pos.board().by_color(mover)) - arrivals;
         let mut fallen = Bitboard::EMPTY;
         for sq in own {
-            let left = pos.timers().left[sq.index()];
+            let left = pos.timers().left(sq);
             if left <= 1 {
                 pos.remove_piece(sq);
                 fallen.set(sq);

@@ -5,7 +5,7 @@
 use crate::types::{Color, Piece, Square};
 
 /// Largest Trapdoor timer with keys of its own.
-pub const MAX_TIMER: usize = 15;
+pub const MAX_TIMER: usize = 7;
 
 pub struct Keys {
     pieces: [[[u64; 64]; 6]; 2],

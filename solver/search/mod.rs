@@ -336,8 +336,8 @@ impl<'a, G: Geometry> Searcher<'a, G> {
 /// Whether the side to move has a king that falls at the end of its move unless the
 /// king itself moves (ticking with one move left).
 fn defender_king_may_fall(pos: &Position) -> bool {
-    let kings = pos.board().by_piece(pos.turn(), Role::King) & pos.timers().ticking;
+    let kings = pos.board().by_piece(pos.turn(), Role::King) & pos.timers().ticking();
     kings
         .into_iter()
-        .any(|k| pos.timers().left[k.index()] <= 1)
+        .any(|k| pos.timers().left(k) <= 1)
 }
