@@ -8,7 +8,7 @@ use crate::moves::{Move, MoveList};
 use crate::movegen;
 use crate::position::Position;
 use crate::trapdoor::{FallOrder, Trapdoor};
-use crate::types::Color;
+use crate::types::{Color, Role};
 
 /// The rule modifiers of a game; all `None` is FIDE chess.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -96,9 +96,16 @@ impl<G: Geometry> Game<G> {
     pub fn legal_moves_into(&self, pos: &Position, moves: &mut MoveList) {
         moves.clear();
         movegen::generate(&self.geo, pos, moves);
+        self.retain_legal(pos, moves);
+    }
+
+    /// Keeps the moves of a list of FIDE-legal moves that are legal under these rules.
+    #[inline]
+    pub fn retain_legal(&self, pos: &Position, moves: &mut MoveList) {
         if let Some(td) = self.rules.trapdoor {
-            if (pos.timers().ticking() & pos.board().by_color(pos.turn())).is_nonempty() {
-                moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, 0));
+            let expiring = Trapdoor::expiring(pos, pos.turn(), Bitboard::EMPTY);
+            if expiring.is_nonempty() {
+                moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, expiring, 0));
             }
         }
     }
@@ -109,12 +116,14 @@ impl<G: Geometry> Game<G> {
     }
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
+        let expiring = match self.rules.trapdoor {
+            Some(_) => Trapdoor::expiring(pos, pos.turn(), Bitboard::EMPTY),
+            None => Bitboard::EMPTY,
+        };
         match self.rules.trapdoor {
-            Some(td) if (pos.timers().ticking() & pos.board().by_color(pos.turn())).is_nonempty() => {
-                movegen::legal_moves(&self.geo, pos)
-                    .iter()
-                    .any(|&mv| self.trapdoor_legal(&td, pos, mv, depth))
-            }
+            Some(td) if expiring.is_nonempty() => movegen::legal_moves(&self.geo, pos)
+                .iter()
+                .any(|&mv| self.trapdoor_legal(&td, pos, mv, expiring, depth)),
             _ => movegen::has_legal_move(&self.geo, pos),
         }
     }
@@ -139,13 +148,32 @@ impl<G: Geometry> Game<G> {
     }
 
     /// Legality of a FIDE-legal move under Trapdoor (rule 1.5 a-d, or falls first).
-    fn trapdoor_legal(&self, td: &Trapdoor, pos: &Position, mv: Move, depth: u32) -> bool {
+    /// `expiring`: the mover's pieces that fall at the end of any move that leaves them.
+    fn trapdoor_legal(&self, td: &Trapdoor, pos: &Position, mv: Move, expiring: Bitboard, depth: u32) -> bool {
         let us = pos.turn();
         let arrivals = Position::arrivals(mv);
         // Pieces that leave their squares do not fall; castling moves both.
         let moved = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
-        let expiring = Trapdoor::expiring(pos, us, Bitboard::EMPTY) - moved;
+        let expiring = expiring - moved;
         if expiring.is_empty() {
+            return true;
+        }
+        // A fall can only expose the king by opening a line to it: with no falling piece
+        // on a line from the king's square (after the move), nothing is exposed. (A king
+        // that falls itself makes a legal, losing move.)
+        let king_after = if mv.role == Role::King {
+            if mv.is_castle() {
+                mv.castle_king_to()
+            } else {
+                mv.to
+            }
+        } else {
+            match pos.board().king(us) {
+                Some(k) => k,
+                None => return true,
+            }
+        };
+        if (self.geo.queen_attacks(king_after, Bitboard::EMPTY) & expiring).is_empty() {
             return true;
         }
         let mut p = *pos;

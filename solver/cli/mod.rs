@@ -1,6 +1,7 @@
 //! Command-line front end: argument parsing, reading inputs with their locations, and
 //! the subcommands. Library errors become messages with file, line and column here.
 
+mod bench;
 mod input;
 mod perft;
 mod replay;
@@ -24,6 +25,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Play a line of moves and print each with its falls, then the final position.
     Replay(replay::ReplayArgs),
+    /// Measure perft and solver speed on the bundled suites (optionally beside a peer).
+    Bench(bench::BenchArgs),
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -117,6 +120,7 @@ pub fn run() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     if ok {
         ExitCode::SUCCESS

@@ -51,6 +51,9 @@ pub struct Searcher<'a, G: Geometry> {
     /// Set when the deadline passes; stops this search only.
     timed_out: AtomicBool,
     nodes: AtomicU64,
+    /// Search the defences of deep nodes in parallel (when the root alone is too small
+    /// to keep the threads busy).
+    pub split_defences: bool,
 }
 
 /// Defender nodes below this depth skip the table: they are the most numerous and the
@@ -69,6 +72,7 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             limits,
             timed_out: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            split_defences: true,
         }
     }
 
@@ -155,8 +159,10 @@ impl<'a, G: Geometry> Searcher<'a, G> {
     /// The attacker's last move: only a mate, or a move after which every defence lets
     /// the defender's king fall, can win.
     fn attack_last(&self, pos: &Position, k: &mut Killers) -> SearchResult<bool> {
-        if self.game.rules.is_fide() {
-            let geo = &self.game.geo;
+        let geo = &self.game.geo;
+        let fide = self.game.rules.is_fide();
+        if fide || self.only_checks_can_win(pos) {
+            // Only a move that gives check in P can mate: generate just those.
             let info = CheckInfo::new(geo, pos);
             let mut candidates = CheckCandidates {
                 geo,
@@ -164,8 +170,19 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 out: MoveList::new(),
             };
             crate::movegen::generate(geo, pos, &mut candidates);
+            if !fide {
+                self.game.retain_legal(pos, &mut candidates.out);
+            }
             let killer = k.attack[1].filter(|km| candidates.out.contains(km));
             let mates = |mv: Move| {
+                if !fide {
+                    let played = self.game.play(pos, mv);
+                    return match played.outcome {
+                        Some(Outcome::Mate) => true,
+                        Some(Outcome::KingFell) => false,
+                        None => self.game.is_checkmated(&played.position),
+                    };
+                }
                 let mut next = *pos;
                 next.play_board(geo, mv);
                 // Ordinary moves among the candidates are known checks.
@@ -209,6 +226,22 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         Ok(false)
     }
 
+    /// Under Trapdoor rules, whether the attacker's last move can only win by giving
+    /// check in P: the defender's king cannot fall on its next move, and no attacking
+    /// piece that falls at the end of this move stands on a line to the defender's king
+    /// (so no fall can discover a check).
+    fn only_checks_can_win(&self, pos: &Position) -> bool {
+        let defender = !pos.turn();
+        let Some(king) = pos.board().king(defender) else {
+            return false;
+        };
+        if pos.timers().get(king).is_some_and(|r| r <= 1) {
+            return false;
+        }
+        let expiring = crate::trapdoor::Trapdoor::expiring(pos, pos.turn(), crate::bitboard::Bitboard::EMPTY);
+        (self.game.geo.queen_attacks(king, crate::bitboard::Bitboard::EMPTY) & expiring).is_empty()
+    }
+
     /// Whether the attacker wins within `n` of its moves from `pos`, where the defender
     /// is to move: every defence loses (mate now, its own king falls, or the attacker
     /// wins within n - 1 after it).
@@ -236,7 +269,11 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         }
         order::sort_defences(&mut moves, hint, k.defence[n as usize & 31]);
         let ordered = moves.as_slice();
-        if n >= PARALLEL_MIN_DEPTH + 1 && ordered.len() > 1 && rayon::current_num_threads() > 1 {
+        if self.split_defences
+            && n >= PARALLEL_MIN_DEPTH + 1
+            && ordered.len() > 1
+            && rayon::current_num_threads() > 1
+        {
             return self.defend_parallel(pos, n, key, ordered, k);
         }
         for &mv in ordered {

@@ -11,6 +11,7 @@ use crate::position::Position;
 use crate::san;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -114,27 +115,33 @@ pub fn solve<G: Geometry>(
         stop,
         deadline: opts.time_limit.map(|d| start + d),
     };
-    let searcher = Searcher::new(game, table, limits);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.max(1))
-        .build()
-        .expect("a thread pool");
+    let mut searcher = Searcher::new(game, table, limits);
+    let pool = thread_pool(opts.threads);
     let roots: Vec<Move> = game.legal_moves(pos).iter().copied().collect();
+    // Few first moves: split the defences below them too; many: the first moves alone
+    // keep every thread busy, and splitting deeper only adds speculative work.
+    searcher.split_defences = roots.len() < 4 * opts.threads.max(1);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = roots.len();
 
-    let results: Vec<(Move, SearchResult<Option<u32>>)> = pool.install(|| {
-        roots
-            .par_iter()
-            .map(|&mv| {
-                let mut k = Killers::default();
-                let r = searcher.shortest_win(pos, mv, n, &mut k);
-                let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                progress(d, total);
-                (mv, r)
-            })
-            .collect()
-    });
+    let one_root = |mv: Move, k: &mut Killers| {
+        let r = searcher.shortest_win(pos, mv, n, k);
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        progress(d, total);
+        (mv, r)
+    };
+    // A #1 or #2 is solved in well under a millisecond: waking threads costs more.
+    let results: Vec<(Move, SearchResult<Option<u32>>)> = if opts.threads > 1 && n >= PARALLEL_MIN_MOVES {
+        pool.install(|| {
+            roots
+                .par_iter()
+                .map(|&mv| one_root(mv, &mut Killers::default()))
+                .collect()
+        })
+    } else {
+        let mut k = Killers::default();
+        roots.iter().map(|&mv| one_root(mv, &mut k)).collect()
+    };
 
     let mut keys = Vec::new();
     let mut unresolved = Vec::new();
@@ -196,6 +203,27 @@ pub fn solve<G: Geometry>(
         elapsed: start.elapsed(),
         threads: opts.threads.max(1),
     }
+}
+
+/// Smallest stipulation solved with more than one thread.
+const PARALLEL_MIN_MOVES: u32 = 3;
+
+/// One pool per thread count, built once and reused by every solve.
+fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    let threads = threads.max(1);
+    let mut pools = POOLS.get_or_init(|| Mutex::new(Vec::new())).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return p.clone();
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool"),
+    );
+    pools.push((threads, pool.clone()));
+    pool
 }
 
 /// Attacker moves from `pos` that win within exactly the fewest moves possible (up to

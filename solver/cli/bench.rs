@@ -1,0 +1,230 @@
+//! `fairysolve bench`: the measured speed of the move generator and the solver on the
+//! bundled suites, single-threaded and with more threads, orthodox and under Trapdoor
+//! rules, and side by side with an external peer solver (e.g. Popeye) when one is given.
+//! Perft side by side with cozy-chess and shakmaty is `cargo bench --bench peers`.
+
+use clap::Args;
+use fairysolve::epd::{self, Line};
+use fairysolve::fen::parse_fen;
+use fairysolve::game::{Game, Rules};
+use fairysolve::problem::{self, Problem};
+use fairysolve::search::solution::{solve, SolveOptions};
+use fairysolve::search::tt::Table;
+use fairysolve::trapdoor::{FallOrder, Trapdoor};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Solver suites (position files with dm/stip); default: the bundled ones.
+    pub files: Vec<String>,
+    /// Shallower perft and fewer repetitions.
+    #[arg(long)]
+    pub quick: bool,
+    /// Threads for the parallel run (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// An external solver run on every position in the same run: it is called with the
+    /// position line as its one argument and must print `keys: m1 m2 ...` (coordinate
+    /// notation, or `none`). Its wall time per position is measured here.
+    #[arg(long)]
+    pub peer: Option<String>,
+    /// Skip the perft part.
+    #[arg(long = "no-perft")]
+    pub no_perft: bool,
+}
+
+const DEFAULT_SUITES: &[&str] = &[
+    "positions/orthodox/twomovers.epd",
+    "positions/orthodox/threemovers.epd",
+    "positions/bench/orthodox-dm4.epd",
+];
+
+const PERFT: &[(&str, &str, u32)] = &[
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
+    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
+];
+
+fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
+    let mut best = Duration::MAX;
+    let mut out = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        out = f();
+        best = best.min(t.elapsed());
+    }
+    (best, out)
+}
+
+fn perft_part(quick: bool) {
+    let game = Game::fide();
+    println!("perft, single thread (best of {})", if quick { 1 } else { 3 });
+    println!("{:<26} {:>12} {:>10} {:>14}", "position", "leaves", "ms", "leaves/s");
+    for bulk in [true, false] {
+        for &(name, fen, depth) in PERFT {
+            let depth = depth - quick as u32 - (!bulk) as u32;
+            let pos = parse_fen(fen).expect("bundled FEN");
+            let (t, n) = best_of(if quick { 1 } else { 3 }, || game.perft(&pos, depth, bulk));
+            println!(
+                "{:<26} {:>12} {:>10.1} {:>14.0}",
+                format!("{name} d{depth}{}", if bulk { "" } else { " no-bulk" }),
+                n,
+                t.as_secs_f64() * 1e3,
+                n as f64 / t.as_secs_f64()
+            );
+        }
+    }
+    println!();
+}
+
+fn read_suite(path: &str) -> Vec<(Problem, String)> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{path}: cannot read: {e}");
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match epd::parse_line(line, i + 1) {
+            Ok(Line::Position(rec)) => match problem::from_record(*rec) {
+                Ok(p) if p.stipulation.is_some() => out.push((p, line.to_string())),
+                Ok(_) => eprintln!("{path}:{}: no stipulation, skipped", i + 1),
+                Err(e) => eprintln!("{path}: {e}"),
+            },
+            Ok(_) => {}
+            Err(e) => eprintln!("{path}: {e}"),
+        }
+    }
+    out
+}
+
+/// Solves every problem; returns total time and the key sets.
+fn run_suite(problems: &[(Problem, String)], threads: usize, trapdoor: bool, table: &Table) -> (Duration, Vec<Vec<String>>) {
+    let stop = AtomicBool::new(false);
+    let opts = SolveOptions {
+        threads,
+        tree: false,
+        ..SolveOptions::default()
+    };
+    let mut total = Duration::ZERO;
+    let mut keys = Vec::new();
+    for (p, _) in problems {
+        let game = if trapdoor {
+            Game::new(Rules {
+                trapdoor: Some(Trapdoor {
+                    timer: 1,
+                    order: FallOrder::MateFirst,
+                }),
+            })
+        } else {
+            p.game.clone()
+        };
+        let n = p.stipulation.expect("filtered").moves;
+        let t = Instant::now();
+        let sol = solve(&game, table, &p.position, n, &opts, &stop, &|_, _| {});
+        total += t.elapsed();
+        let mut k: Vec<String> = sol.keys.iter().map(|(m, _)| m.coord(p.position.is_chess960()).to_string()).collect();
+        k.sort();
+        keys.push(k);
+    }
+    (total, keys)
+}
+
+fn run_peer(cmd: &str, problems: &[(Problem, String)]) -> Result<(Duration, Vec<Vec<String>>), String> {
+    let mut total = Duration::ZERO;
+    let mut keys = Vec::new();
+    for (_, line) in problems {
+        let t = Instant::now();
+        let out = Command::new(cmd)
+            .arg(line)
+            .output()
+            .map_err(|e| format!("{cmd}: {e}"))?;
+        total += t.elapsed();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let k_line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("keys:"))
+            .ok_or_else(|| format!("{cmd}: no 'keys:' line for {line}"))?;
+        let mut k: Vec<String> = k_line
+            .split_whitespace()
+            .take_while(|w| *w != "time:")
+            .filter(|w| *w != "none")
+            .map(String::from)
+            .collect();
+        k.sort();
+        keys.push(k);
+    }
+    Ok((total, keys))
+}
+
+pub fn run(args: BenchArgs) -> bool {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+        .max(1);
+    if !args.no_perft {
+        perft_part(args.quick);
+    }
+    let files: Vec<String> = if args.files.is_empty() {
+        DEFAULT_SUITES.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.files.clone()
+    };
+    let table = Table::new(128);
+    let mut ok = true;
+    println!(
+        "{:<36} {:>5} {:>10} {:>10} {:>8} {:>11} {:>8} {:>10} {:>8}",
+        "solver suite", "lines", "1 thread", format!("{threads} thr"), "speedup", "trapdoor 1", "td/orth", "peer", "peer/us"
+    );
+    for file in &files {
+        let problems = read_suite(file);
+        if problems.is_empty() {
+            ok = false;
+            continue;
+        }
+        let (t1, k1) = run_suite(&problems, 1, false, &table);
+        let (tn, kn) = run_suite(&problems, threads, false, &table);
+        let (ttd, _) = run_suite(&problems, 1, true, &table);
+        if k1 != kn {
+            eprintln!("{file}: key sets differ between 1 and {threads} threads");
+            ok = false;
+        }
+        let peer = args.peer.as_deref().map(|cmd| run_peer(cmd, &problems));
+        let (peer_col, ratio_col) = match &peer {
+            None => ("-".to_string(), "-".to_string()),
+            Some(Err(e)) => {
+                eprintln!("{e}");
+                ok = false;
+                ("error".into(), "-".into())
+            }
+            Some(Ok((tp, kp))) => {
+                if *kp != k1 {
+                    let differ = kp.iter().zip(&k1).filter(|(a, b)| a != b).count();
+                    eprintln!("{file}: the peer's key sets differ on {differ} positions");
+                    ok = false;
+                }
+                (
+                    format!("{:.0}ms", tp.as_secs_f64() * 1e3),
+                    format!("{:.1}x", tp.as_secs_f64() / t1.as_secs_f64()),
+                )
+            }
+        };
+        println!(
+            "{:<36} {:>5} {:>8.0}ms {:>8.0}ms {:>8.2} {:>9.0}ms {:>8.2} {:>10} {:>8}",
+            file,
+            problems.len(),
+            t1.as_secs_f64() * 1e3,
+            tn.as_secs_f64() * 1e3,
+            t1.as_secs_f64() / tn.as_secs_f64(),
+            ttd.as_secs_f64() * 1e3,
+            ttd.as_secs_f64() / t1.as_secs_f64(),
+            peer_col,
+            ratio_col
+        );
+    }
+    ok
+}
