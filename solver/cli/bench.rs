@@ -174,7 +174,7 @@ pub fn run(args: BenchArgs) -> bool {
     } else {
         args.files.clone()
     };
-    let table = Table::new(128);
+    let table = Table::new(32);
     let mut ok = true;
     println!(
         "{:<36} {:>5} {:>10} {:>10} {:>8} {:>11} {:>8} {:>10} {:>8}",

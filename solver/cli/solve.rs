@@ -44,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long = "time-limit")]
     pub time_limit: Option<f64>,
     /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = 32)]
     pub hash: usize,
     /// Print only keys, no solution tree.
     #[arg(long = "keys-only")]

@@ -135,7 +135,11 @@ pub fn solve<G: Geometry>(
         pool.install(|| {
             roots
                 .par_iter()
-                .map(|&mv| one_root(mv, &mut Killers::default()))
+                .map(|&mv| {
+                    // Each worker keeps its refutation memory from one first move to the
+                    // next, as a single thread does.
+                    THREAD_KILLERS.with(|k| one_root(mv, &mut k.borrow_mut()))
+                })
                 .collect()
         })
     } else {
@@ -203,6 +207,10 @@ pub fn solve<G: Geometry>(
         elapsed: start.elapsed(),
         threads: opts.threads.max(1),
     }
+}
+
+thread_local! {
+    static THREAD_KILLERS: std::cell::RefCell<Killers> = std::cell::RefCell::new(Killers::default());
 }
 
 /// Smallest stipulation solved with more than one thread.
