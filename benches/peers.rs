@@ -10,8 +10,16 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 const CASES: &[(&str, &str, u32)] = &[
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        6,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+    ),
     ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
 ];
 
@@ -72,7 +80,10 @@ fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     let runs = if quick { 2 } else { 3 };
     let game = Game::fide();
-    println!("{:<22} {:>12} {:>10} {:>10} {:>10} {:>8}", "perft", "leaves", "fairysolve", "cozy", "shakmaty", "ratio");
+    println!(
+        "{:<22} {:>12} {:>10} {:>10} {:>10} {:>8}",
+        "perft", "leaves", "fairysolve", "cozy", "shakmaty", "ratio"
+    );
     for bulk in [true, false] {
         for &(name, fen, depth) in CASES {
             let depth = if quick { depth - 1 } else { depth } - if bulk { 0 } else { 1 };

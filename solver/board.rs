@@ -103,6 +103,7 @@ impl Board {
     }
 
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied().map(move |sq| (sq, self.piece_at(sq).expect("occupied")))
+        self.occupied()
+            .map(move |sq| (sq, self.piece_at(sq).expect("occupied")))
     }
 }

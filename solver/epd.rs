@@ -81,10 +81,51 @@ impl Record {
 
 /// Opcodes of the EPD standard that are kept and written back untouched.
 const STANDARD_OPCODES: &[&str] = &[
-    "acd", "acn", "acs", "am", "bm", "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9",
-    "ce", "dm", "draw_accept", "draw_claim", "draw_offer", "draw_reject", "eco", "fmvn", "hmvc",
-    "id", "nic", "noop", "pm", "pv", "rc", "resign", "sm", "tcgs", "tcri", "tcsi", "v0", "v1",
-    "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+    "acd",
+    "acn",
+    "acs",
+    "am",
+    "bm",
+    "c0",
+    "c1",
+    "c2",
+    "c3",
+    "c4",
+    "c5",
+    "c6",
+    "c7",
+    "c8",
+    "c9",
+    "ce",
+    "dm",
+    "draw_accept",
+    "draw_claim",
+    "draw_offer",
+    "draw_reject",
+    "eco",
+    "fmvn",
+    "hmvc",
+    "id",
+    "nic",
+    "noop",
+    "pm",
+    "pv",
+    "rc",
+    "resign",
+    "sm",
+    "tcgs",
+    "tcri",
+    "tcsi",
+    "v0",
+    "v1",
+    "v2",
+    "v3",
+    "v4",
+    "v5",
+    "v6",
+    "v7",
+    "v8",
+    "v9",
 ];
 
 /// Opcodes of fairysolve's variants (formats.md section 1).
@@ -134,7 +175,10 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Line, LineError> {
         return Err(LineError::new(
             line_no,
             0,
-            format!("the line is {} bytes long, at most {MAX_LINE_LEN} are read", text.len()),
+            format!(
+                "the line is {} bytes long, at most {MAX_LINE_LEN} are read",
+                text.len()
+            ),
         ));
     }
     let trimmed = text.trim_start();

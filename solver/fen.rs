@@ -96,9 +96,6 @@ pub fn parse_placement(text: &str, column: usize) -> Result<Board, FenError> {
             } else {
                 return err(col + j, format!("'{c}' is not a piece letter"));
             }
-            if file > 8 {
-                return err(col, format!("rank {} has more than 8 squares", rank + 1));
-            }
         }
         if file != 8 {
             return err(col, format!("rank {} has {} squares", rank + 1, file));

@@ -4,8 +4,8 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::{Geometry, Standard};
-use crate::moves::{Move, MoveList};
 use crate::movegen;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::{Color, Role};
@@ -149,7 +149,14 @@ impl<G: Geometry> Game<G> {
 
     /// Legality of a FIDE-legal move under Trapdoor (rule 1.5 a-d, or falls first).
     /// `expiring`: the mover's pieces that fall at the end of any move that leaves them.
-    fn trapdoor_legal(&self, td: &Trapdoor, pos: &Position, mv: Move, expiring: Bitboard, depth: u32) -> bool {
+    fn trapdoor_legal(
+        &self,
+        td: &Trapdoor,
+        pos: &Position,
+        mv: Move,
+        expiring: Bitboard,
+        depth: u32,
+    ) -> bool {
         let us = pos.turn();
         let arrivals = Position::arrivals(mv);
         // Pieces that leave their squares do not fall; castling moves both.
@@ -185,13 +192,8 @@ impl<G: Geometry> Game<G> {
             // The king fell: a legal, losing move (rule 1.5c).
             return true;
         };
-        let exposed = crate::attacks::is_attacked(
-            &self.geo,
-            p.board(),
-            king,
-            !us,
-            p.board().occupied(),
-        );
+        let exposed =
+            crate::attacks::is_attacked(&self.geo, p.board(), king, !us, p.board().occupied());
         if !exposed {
             return true;
         }

@@ -226,7 +226,8 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     // En passant: tried on the board, since it can uncover a ride along two squares.
     if let Some(ep) = pos.ep_square() {
         let victim_bb = geo.pawn_step(them, ep);
-        let victim_ok = (victim_bb & board.by_piece(them, Role::Pawn)).is_nonempty() && empty.contains(ep);
+        let victim_ok =
+            (victim_bb & board.by_piece(them, Role::Pawn)).is_nonempty() && empty.contains(ep);
         if victim_ok {
             let victim = victim_bb.single();
             for from in geo.pawn_attacks(them, ep) & board.by_piece(us, Role::Pawn) {
@@ -275,7 +276,10 @@ fn generate_castling<G: Geometry, S: MoveSink>(
         // Judged without king and rook, so a rook that shielded the king's path (Chess960)
         // does not hide an attack it will no longer block.
         let path = geo.between(king, king_to) | Bitboard::from_square(king_to);
-        if path.into_iter().all(|sq| !is_attacked(geo, board, sq, !us, others)) {
+        if path
+            .into_iter()
+            .all(|sq| !is_attacked(geo, board, sq, !us, others))
+        {
             sink.special(mv);
         }
     }

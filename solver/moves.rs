@@ -48,13 +48,21 @@ impl Move {
 
     /// Where the king ends up after castling (g- or c-file of its rank).
     pub fn castle_king_to(self) -> Square {
-        let file = if self.to.file() > self.from.file() { 6 } else { 2 };
+        let file = if self.to.file() > self.from.file() {
+            6
+        } else {
+            2
+        };
         Square::from_coords(file, self.from.rank())
     }
 
     /// Where the rook ends up after castling (f- or d-file of its rank).
     pub fn castle_rook_to(self) -> Square {
-        let file = if self.to.file() > self.from.file() { 5 } else { 3 };
+        let file = if self.to.file() > self.from.file() {
+            5
+        } else {
+            3
+        };
         Square::from_coords(file, self.from.rank())
     }
 

@@ -3,8 +3,8 @@
 
 use crate::game::Game;
 use crate::geometry::Geometry;
-use crate::moves::Move;
 use crate::movegen;
+use crate::moves::Move;
 use crate::position::Position;
 
 /// FIDE perft on one geometry. `bulk` counts the last ply from the move count.

@@ -267,7 +267,13 @@ impl Position {
     }
 
     #[inline(always)]
-    fn apply<G: Geometry>(&mut self, geo: &G, mv: Move, us: Color, ep: Option<Square>) -> Option<(Square, Piece)> {
+    fn apply<G: Geometry>(
+        &mut self,
+        geo: &G,
+        mv: Move,
+        us: Color,
+        ep: Option<Square>,
+    ) -> Option<(Square, Piece)> {
         let them = !us;
         let moving = Piece::new(us, mv.role);
         let mut captured = None;
@@ -319,8 +325,8 @@ impl Position {
                 self.put(mv.to, arriving);
                 if mv.kind == MoveKind::DoublePush {
                     let passed = geo.pawn_step(us, mv.from).single();
-                    let capturers = geo.pawn_attacks(us, passed)
-                        & self.board.by_piece(them, Role::Pawn);
+                    let capturers =
+                        geo.pawn_attacks(us, passed) & self.board.by_piece(them, Role::Pawn);
                     if capturers.is_nonempty() {
                         self.ep = Some(passed);
                         self.hash ^= zobrist::en_passant(passed);

@@ -141,7 +141,8 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
         geo: Standard,
         rules,
     };
-    setup::validate(&game.geo, &rec.setup).map_err(|e| LineError::new(rec.line, 0, e.to_string()))?;
+    setup::validate(&game.geo, &rec.setup)
+        .map_err(|e| LineError::new(rec.line, 0, e.to_string()))?;
     let mut position = rec.setup.clone().into_position();
 
     if let (Some(o), Some(td)) = (op("timers"), rules.trapdoor) {
@@ -149,9 +150,9 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
             .single()
             .ok_or_else(|| at(&rec, o, "timers: one quoted list \"SQ:r ...\" expected"))?;
         for item in text.split_whitespace() {
-            let (sq, r) = item.split_once(':').ok_or_else(|| {
-                at(&rec, o, format!("timers: '{item}' is not of the form SQ:r"))
-            })?;
+            let (sq, r) = item
+                .split_once(':')
+                .ok_or_else(|| at(&rec, o, format!("timers: '{item}' is not of the form SQ:r")))?;
             let sq = Square::parse(sq)
                 .ok_or_else(|| at(&rec, o, format!("timers: '{sq}' is not a square")))?;
             let r: u8 = r
@@ -162,7 +163,10 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
                     at(
                         &rec,
                         o,
-                        format!("timers: {sq} has r = {r}, but 1 <= r <= {} is required", td.timer),
+                        format!(
+                            "timers: {sq} has r = {r}, but 1 <= r <= {} is required",
+                            td.timer
+                        ),
                     )
                 })?;
             if position.board().piece_at(sq).is_none() {

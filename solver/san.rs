@@ -94,7 +94,12 @@ pub fn san<G: Geometry>(game: &Game<G>, pos: &Position, mv: Move) -> String {
     san_played(game, pos, mv, &played)
 }
 
-pub fn san_played<G: Geometry>(game: &Game<G>, pos: &Position, mv: Move, played: &Played) -> String {
+pub fn san_played<G: Geometry>(
+    game: &Game<G>,
+    pos: &Position,
+    mv: Move,
+    played: &Played,
+) -> String {
     let mut out = san_plain(game, pos, mv);
     out.push_str(suffix(game, played));
     for sq in played.fallen {
@@ -106,7 +111,11 @@ pub fn san_played<G: Geometry>(game: &Game<G>, pos: &Position, mv: Move, played:
 
 /// Reads a move in SAN (`Nf3`, `exd5`, `e8=Q+`, `O-O`) or coordinates (`g1f3`, `e7e8q`,
 /// castling as the king's two-square move or king-takes-rook).
-pub fn parse_move<G: Geometry>(game: &Game<G>, pos: &Position, text: &str) -> Result<Move, SanError> {
+pub fn parse_move<G: Geometry>(
+    game: &Game<G>,
+    pos: &Position,
+    text: &str,
+) -> Result<Move, SanError> {
     let cleaned: String = text
         .trim()
         .trim_end_matches(['+', '#', '!', '?'])
@@ -133,7 +142,9 @@ pub fn parse_move<G: Geometry>(game: &Game<G>, pos: &Position, text: &str) -> Re
                     && m.promotion() == promo
                     && (m.to == to || (m.is_castle() && m.castle_king_to() == to))
             });
-            return found.copied().ok_or_else(|| SanError::Illegal(text.to_string()));
+            return found
+                .copied()
+                .ok_or_else(|| SanError::Illegal(text.to_string()));
         }
     }
 
@@ -179,11 +190,15 @@ pub fn parse_move<G: Geometry>(game: &Game<G>, pos: &Position, text: &str) -> Re
             }
         }
     }
-    let body: String = chars.iter().filter(|c| **c != 'x' && **c != '-' && **c != ':').collect();
+    let body: String = chars
+        .iter()
+        .filter(|c| **c != 'x' && **c != '-' && **c != ':')
+        .collect();
     if body.len() < 2 || !body.is_ascii() {
         return Err(SanError::Syntax(text.to_string()));
     }
-    let to = Square::parse(&body[body.len() - 2..]).ok_or_else(|| SanError::Syntax(text.to_string()))?;
+    let to =
+        Square::parse(&body[body.len() - 2..]).ok_or_else(|| SanError::Syntax(text.to_string()))?;
     let hint = &body[..body.len() - 2];
     let mut from_file = None;
     let mut from_rank = None;

@@ -66,7 +66,9 @@ pub fn validate<G: Geometry>(geo: &G, setup: &Setup) -> Result<(), SetupError> {
         let origin = geo.pawn_step(us, ep);
         let from_rank = Bitboard::rank(them.fold(1, 6));
         if (origin & from_rank & !board.occupied()).is_empty() {
-            return Err(bad("the square the pawn came from is not an empty square of its second rank"));
+            return Err(bad(
+                "the square the pawn came from is not an empty square of its second rank",
+            ));
         }
     }
     let them = !setup.turn;

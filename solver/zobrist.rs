@@ -33,7 +33,7 @@ const fn build() -> Keys {
         timers: [[0; 64]; MAX_TIMER + 1],
         cash: [0; 2],
     };
-    let mut state = 0x5EED_0F_FA1B_5017u64;
+    let mut state = 0x5EED_0FFA_1B50_17A5u64;
     let mut c = 0;
     while c < 2 {
         let mut r = 0;

@@ -33,14 +33,19 @@ fn random_position(seed: u64, plies: usize) -> Position {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
-        pos = game.play(&pos, moves[(s % moves.len() as u64) as usize]).position;
+        pos = game
+            .play(&pos, moves[(s % moves.len() as u64) as usize])
+            .position;
     }
     pos
 }
 
 fn keys(game: &Game, pos: &Position, n: u32, table: &Table) -> Vec<String> {
     let stop = AtomicBool::new(false);
-    let opts = SolveOptions { tree: false, ..SolveOptions::default() };
+    let opts = SolveOptions {
+        tree: false,
+        ..SolveOptions::default()
+    };
     let mut v: Vec<String> = solve(game, table, pos, n, &opts, &stop, &|_, _| {})
         .keys
         .iter()
@@ -57,9 +62,16 @@ fn perft_with_a_long_timer_is_fide_perft() {
     for order in [FallOrder::MateFirst, FallOrder::FallsFirst] {
         assert_eq!(trapdoor(3, order).perft(&start, 4, true), 197_281);
     }
-    for p in problems("positions/perft/standard.epd").into_iter().skip(1).take(3) {
+    for p in problems("positions/perft/standard.epd")
+        .into_iter()
+        .skip(1)
+        .take(3)
+    {
         let want = Game::fide().perft(&p.position, 3, false);
-        assert_eq!(trapdoor(2, FallOrder::MateFirst).perft(&p.position, 3, false), want);
+        assert_eq!(
+            trapdoor(2, FallOrder::MateFirst).perft(&p.position, 3, false),
+            want
+        );
     }
 }
 
@@ -67,7 +79,10 @@ fn perft_with_a_long_timer_is_fide_perft() {
 fn a_short_timer_changes_perft() {
     // The test above can fail: with T = 1 pieces fall and the counts differ.
     let start = Position::startpos();
-    assert_ne!(trapdoor(1, FallOrder::MateFirst).perft(&start, 4, true), 197_281);
+    assert_ne!(
+        trapdoor(1, FallOrder::MateFirst).perft(&start, 4, true),
+        197_281
+    );
 }
 
 #[test]
@@ -75,7 +90,12 @@ fn twomovers_with_a_long_timer_keep_their_keys() {
     let table = Table::new(16);
     for p in problems("positions/orthodox/twomovers.epd") {
         let fide = keys(&Game::fide(), &p.position, 2, &table);
-        assert_eq!(keys(&trapdoor(2, FallOrder::MateFirst), &p.position, 2, &table), fide, "{:?}", p.id());
+        assert_eq!(
+            keys(&trapdoor(2, FallOrder::MateFirst), &p.position, 2, &table),
+            fide,
+            "{:?}",
+            p.id()
+        );
     }
 }
 

@@ -45,7 +45,13 @@ fn check_collection(rel: &str, threads: usize, min: usize) {
             .map(|(m, _)| m.coord(p.position.is_chess960()).to_string())
             .collect();
         keys.sort();
-        assert_eq!(keys, published_keys(&p), "{rel}:{} {:?}", p.record.line, p.id());
+        assert_eq!(
+            keys,
+            published_keys(&p),
+            "{rel}:{} {:?}",
+            p.record.line,
+            p.id()
+        );
     }
 }
 
@@ -80,7 +86,11 @@ fn composed_suite_fourmovers() {
         }
         let n = p.stipulation.unwrap().moves;
         let sol = solve(&p.game, &table, &p.position, n, &opts, &stop, &|_, _| {});
-        let mut keys: Vec<String> = sol.keys.iter().map(|(m, _)| m.coord(false).to_string()).collect();
+        let mut keys: Vec<String> = sol
+            .keys
+            .iter()
+            .map(|(m, _)| m.coord(false).to_string())
+            .collect();
         keys.sort();
         assert_eq!(keys, published_keys(&p), "{:?}", p.id());
     }
@@ -90,7 +100,10 @@ fn composed_suite_fourmovers() {
 fn results_equal_for_one_and_two_threads() {
     let table = Table::new(16);
     let stop = AtomicBool::new(false);
-    for p in problems("positions/orthodox/threemovers.epd").into_iter().take(8) {
+    for p in problems("positions/orthodox/threemovers.epd")
+        .into_iter()
+        .take(8)
+    {
         let n = p.stipulation.unwrap().moves;
         let run = |threads| {
             let opts = SolveOptions {
@@ -99,7 +112,11 @@ fn results_equal_for_one_and_two_threads() {
                 ..SolveOptions::default()
             };
             let s = solve(&p.game, &table, &p.position, n, &opts, &stop, &|_, _| {});
-            let tries: Vec<_> = s.tries.iter().map(|t| (t.mv, t.refutations.clone())).collect();
+            let tries: Vec<_> = s
+                .tries
+                .iter()
+                .map(|t| (t.mv, t.refutations.clone()))
+                .collect();
             (s.keys, tries, s.trees.len())
         };
         assert_eq!(run(1), run(2), "{:?}", p.id());

@@ -31,14 +31,20 @@ fn check_outcome(text: &str) {
             // Interpreting it may fail, but only with a located message.
             if let Err(e) = problem::from_record(*rec) {
                 assert_eq!(e.line, 7);
-                assert!(e.column >= 1 && e.column <= text.len() + 1, "{e} for {text:?}");
+                assert!(
+                    e.column >= 1 && e.column <= text.len() + 1,
+                    "{e} for {text:?}"
+                );
                 assert!(!e.message.is_empty());
             }
         }
         Ok(_) => {}
         Err(e) => {
             assert_eq!(e.line, 7);
-            assert!(e.column >= 1 && e.column <= text.len() + 1, "{e} for {text:?}");
+            assert!(
+                e.column >= 1 && e.column <= text.len() + 1,
+                "{e} for {text:?}"
+            );
             assert!(!e.message.is_empty());
         }
     }
@@ -75,8 +81,8 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 
 fn edit() -> impl Strategy<Value = Edit> {
     let interesting = prop::sample::select(vec![
-        ' ', '/', ';', '"', '\\', '-', ':', '#', '0', '1', '8', '9', 'k', 'K', 'p', 'P', 'q', 'x', 'é',
-        'a', 'h', 'w', 'b',
+        ' ', '/', ';', '"', '\\', '-', ':', '#', '0', '1', '8', '9', 'k', 'K', 'p', 'P', 'q', 'x',
+        'é', 'a', 'h', 'w', 'b',
     ]);
     prop_oneof![
         (any::<usize>(), interesting.clone()).prop_map(|(i, c)| Edit::Replace(i, c)),
@@ -106,7 +112,12 @@ proptest! {
 fn ops(rec: &fairysolve::epd::Record) -> Vec<(String, Vec<String>)> {
     rec.operations
         .iter()
-        .map(|o| (o.opcode.clone(), o.operands.iter().map(|x| x.text().to_string()).collect()))
+        .map(|o| {
+            (
+                o.opcode.clone(),
+                o.operands.iter().map(|x| x.text().to_string()).collect(),
+            )
+        })
         .collect()
 }
 
@@ -127,7 +138,9 @@ fn valid_lines_read_and_round_trip() {
     }
     // Lines already in the canonical spacing come back verbatim.
     for line in [VALID[0], VALID[1], VALID[3], VALID[4], VALID[6]] {
-        let Ok(Line::Position(rec)) = parse_line(line, 1) else { unreachable!() };
+        let Ok(Line::Position(rec)) = parse_line(line, 1) else {
+            unreachable!()
+        };
         assert_eq!(write_record(&rec), line);
     }
 }
@@ -135,13 +148,34 @@ fn valid_lines_read_and_round_trip() {
 #[test]
 fn messages_name_the_place() {
     let cases = [
-        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "line 3, column 19: '9' is not a count of empty squares"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq -", "line 3, column 36: rank 1 has more than 8 squares"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -", "line 3, column 1: the placement has 7 ranks, 8 expected"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -", "line 3, column 45: side to move 'x' is neither 'w' nor 'b'"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2x 2;", "line 3, column 54: '2x' is not an operation name"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - trapdor 1;", "line 3, column 54: unknown operation 'trapdor'"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"open;", "line 3, column 57: a quoted operand has no closing '\"'"),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+            "line 3, column 19: '9' is not a count of empty squares",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq -",
+            "line 3, column 36: rank 1 has 9 squares",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -",
+            "line 3, column 1: the placement has 7 ranks, 8 expected",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -",
+            "line 3, column 45: side to move 'x' is neither 'w' nor 'b'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2x 2;",
+            "line 3, column 54: '2x' is not an operation name",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - trapdor 1;",
+            "line 3, column 54: unknown operation 'trapdor'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"open;",
+            "line 3, column 57: a quoted operand has no closing '\"'",
+        ),
     ];
     for (text, want) in cases {
         let got = parse_line(text, 3).expect_err(text).to_string();
@@ -153,17 +187,44 @@ fn messages_name_the_place() {
 fn rule_checks_on_reading() {
     // rules.md 7.2: timers only with trapdoor, on occupied squares, 1 <= r <= T.
     let cases = [
-        ("4k3/8/8/8/4P3/8/8/4K3 w - - timers \"e4:1\";", "timers: only with trapdoor on the same line"),
-        ("4k3/8/8/8/4P3/8/8/4K3 w - - trapdoor 1; timers \"e5:1\";", "timers: no piece on e5"),
-        ("4k3/8/8/8/4P3/8/8/4K3 w - - trapdoor 1; timers \"e4:2\";", "timers: e4 has r = 2, but 1 <= r <= 1 is required"),
-        ("4k3/8/8/8/4P3/8/8/4K3 w - - aftershock \"1 1\";", "aftershock: only with earthquake on the same line"),
-        ("4k3/8/8/8/4P3/8/8/4K3 w - - taxi_income 3;", "taxi_income: only with taxi on the same line"),
-        ("4k3/8/8/8/4P3/8/8/4K3 w - - taxi \"2 0\";", "taxi: not supported yet (line 1)"),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - - timers \"e4:1\";",
+            "timers: only with trapdoor on the same line",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - - trapdoor 1; timers \"e5:1\";",
+            "timers: no piece on e5",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - - trapdoor 1; timers \"e4:2\";",
+            "timers: e4 has r = 2, but 1 <= r <= 1 is required",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - - aftershock \"1 1\";",
+            "aftershock: only with earthquake on the same line",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - - taxi_income 3;",
+            "taxi_income: only with taxi on the same line",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - - taxi \"2 0\";",
+            "taxi: not supported yet (line 1)",
+        ),
         ("4k3/8/8/8/8/8/8/8 w - - dm 2;", "White has no king"),
         ("4k3/8/8/8/8/8/8/3KK3 w - - dm 2;", "White has 2 kings"),
-        ("4k3/4R3/8/8/8/8/8/4K3 w - - dm 2;", "Black is in check but it is not its turn"),
-        ("4k3/8/8/8/8/8/8/4K3 w - e6 dm 2;", "en passant e6: no Black pawn in front of it that can have just moved two squares"),
-        ("4k3/8/8/8/8/8/8/4K3 w - - dm 2; stip \"#3\";", "stip #3 disagrees with dm 2"),
+        (
+            "4k3/4R3/8/8/8/8/8/4K3 w - - dm 2;",
+            "Black is in check but it is not its turn",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e6 dm 2;",
+            "en passant e6: no Black pawn in front of it that can have just moved two squares",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - dm 2; stip \"#3\";",
+            "stip #3 disagrees with dm 2",
+        ),
     ];
     for (text, want) in cases {
         let rec = match parse_line(text, 1) {
@@ -171,7 +232,11 @@ fn rule_checks_on_reading() {
             other => panic!("{text}: {other:?}"),
         };
         let err = problem::from_record(rec).expect_err(text);
-        assert!(err.message.contains(want), "{text}: got '{}', want '{want}'", err.message);
+        assert!(
+            err.message.contains(want),
+            "{text}: got '{}', want '{want}'",
+            err.message
+        );
         assert_eq!(err.line, 1);
     }
 }

@@ -20,7 +20,10 @@ fn check_file(rel: &str, max_nodes: u64, min_positions: usize) {
         }
         checked += any as usize;
     }
-    assert!(checked >= min_positions, "{rel}: only {checked} positions checked");
+    assert!(
+        checked >= min_positions,
+        "{rel}: only {checked} positions checked"
+    );
 }
 
 #[test]

@@ -84,9 +84,7 @@ fn legal_moves_and_fen_agree_with_shakmaty() {
         let fen = start_fen(&mut rng, chess960);
         let mut ours = parse_fen(&fen).unwrap();
         let setup: Fen = fen.parse().unwrap();
-        let mut theirs: Chess = setup
-            .into_position(CastlingMode::Chess960)
-            .unwrap();
+        let mut theirs: Chess = setup.into_position(CastlingMode::Chess960).unwrap();
         for _ply in 0..120 {
             let a = ours_sorted(&game, &ours);
             let b = theirs_sorted(&theirs);
@@ -111,14 +109,22 @@ fn legal_moves_and_fen_agree_with_shakmaty() {
         }
     }
     assert!(positions >= 1000, "only {positions} positions compared");
-    assert!(chess960_positions >= 300, "only {chess960_positions} Chess960 positions");
+    assert!(
+        chess960_positions >= 300,
+        "only {chess960_positions} Chess960 positions"
+    );
 }
 
 /// Placement, side, castling and en passant; X-FEN castling letters are compared after
 /// normalising both sides' spelling to the set of castling rook files.
 fn fen_fields(fen: &str) -> (String, String, String, String) {
     let f: Vec<&str> = fen.split_whitespace().collect();
-    (f[0].into(), f[1].into(), castling_files(f[0], f[2]), f[3].into())
+    (
+        f[0].into(),
+        f[1].into(),
+        castling_files(f[0], f[2]),
+        f[3].into(),
+    )
 }
 
 fn castling_files(placement: &str, castling: &str) -> String {

@@ -21,16 +21,38 @@ fn trapdoor_collection_key_sets() {
         t1 += (td.timer == 1) as usize;
         t2 += (td.timer == 2) as usize;
         with_timers += p.record.get("timers").is_some() as usize;
-        let want = p.record.get("c1").and_then(|o| o.single()).unwrap().strip_prefix("keys: ").unwrap().to_string();
+        let want = p
+            .record
+            .get("c1")
+            .and_then(|o| o.single())
+            .unwrap()
+            .strip_prefix("keys: ")
+            .unwrap()
+            .to_string();
         for threads in [1, 2] {
-            let opts = SolveOptions { threads, tree: true, ..SolveOptions::default() };
+            let opts = SolveOptions {
+                threads,
+                tree: true,
+                ..SolveOptions::default()
+            };
             let n = p.stipulation.unwrap().moves;
             let sol = solve(&p.game, &table, &p.position, n, &opts, &stop, &|_, _| {});
-            let mut keys: Vec<String> = sol.keys.iter().map(|(m, _)| m.coord(false).to_string()).collect();
+            let mut keys: Vec<String> = sol
+                .keys
+                .iter()
+                .map(|(m, _)| m.coord(false).to_string())
+                .collect();
             keys.sort();
-            let got = if keys.is_empty() { "none".to_string() } else { keys.join(" ") };
+            let got = if keys.is_empty() {
+                "none".to_string()
+            } else {
+                keys.join(" ")
+            };
             assert_eq!(got, want, "{:?} with {threads} thread(s)", p.id());
         }
     }
-    assert!(t1 >= 5 && t2 >= 5 && with_timers >= 10, "T=1: {t1}, T=2: {t2}, timers: {with_timers}");
+    assert!(
+        t1 >= 5 && t2 >= 5 && with_timers >= 10,
+        "T=1: {t1}, T=2: {t2}, timers: {with_timers}"
+    );
 }

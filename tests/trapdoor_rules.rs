@@ -56,7 +56,10 @@ fn rules_1_2_the_t5_game_e4_falls_at_6_qe2() {
     assert_eq!(pos.timers().get(Square::E5), Some(1));
     // Black's 6th move: the e5 pawn falls (a move that blocks the e-file, since the
     // fall opens it to the queen).
-    let p2 = Problem { position: pos, ..p.clone() };
+    let p2 = Problem {
+        position: pos,
+        ..p.clone()
+    };
     let (sans2, pos2) = replay(&p2, "Be7");
     assert_eq!(sans2[0], "Be7 (e5:e5)");
     assert!(pos2.board().piece_at(Square::E5).is_none());
@@ -65,7 +68,10 @@ fn rules_1_2_the_t5_game_e4_falls_at_6_qe2() {
 #[test]
 fn rules_1_2_both_d_pawns_fall_and_7_qxd8_is_check() {
     let p = problem(&format!("{START} trapdoor 5;"));
-    let (sans, pos) = replay(&p, "1.d4 d5 2.Nf3 Nf6 3.Ng1 Ng8 4.Nf3 Nf6 5.Ng1 Ng8 6.Nf3 Nf6 7.Qxd8+");
+    let (sans, pos) = replay(
+        &p,
+        "1.d4 d5 2.Nf3 Nf6 3.Ng1 Ng8 4.Nf3 Nf6 5.Ng1 Ng8 6.Nf3 Nf6 7.Qxd8+",
+    );
     assert_eq!(sans[10], "Nf3 (d4:d4)");
     assert_eq!(sans[11], "Nf6 (d5:d5)");
     assert_eq!(sans[12], "Qxd8+");
@@ -76,7 +82,10 @@ fn rules_1_2_both_d_pawns_fall_and_7_qxd8_is_check() {
 fn rule_1_5a_a_pinned_piece_stays_pinned() {
     // 1.5a: M is illegal if the mover's king is attacked in P, whatever follows.
     let p = problem("4r1k1/8/8/8/8/8/4R3/4K3 w - - trapdoor 1;");
-    assert!(legal(&p).iter().filter(|m| m.starts_with("e2")).all(|m| m.as_bytes()[2] == b'e'));
+    assert!(legal(&p)
+        .iter()
+        .filter(|m| m.starts_with("e2"))
+        .all(|m| m.as_bytes()[2] == b'e'));
     assert!(!legal(&p).contains(&"e2d2".to_string()));
 }
 
@@ -89,7 +98,9 @@ fn rule_1_5b_mate_first_nothing_falls() {
     assert!(r.fallen.is_empty());
     assert!(r.position.board().piece_at(Square::E6).is_some());
     // Falls first: the knight falls before mate is judged, and g7 is free.
-    let ff = problem("7k/7p/4N3/8/8/8/8/R5K1 w - - trapdoor 1; timers \"e6:1\"; trapdoor_order falls-first;");
+    let ff = problem(
+        "7k/7p/4N3/8/8/8/8/R5K1 w - - trapdoor 1; timers \"e6:1\"; trapdoor_order falls-first;",
+    );
     let r = play(&ff, "a1a8");
     assert_eq!(r.outcome, None);
     assert_eq!(r.fallen.collect::<Vec<_>>(), vec![Square::E6]);
@@ -140,13 +151,23 @@ fn rule_1_5e_a_check_discovered_by_a_fall_mates() {
     assert_eq!(r.outcome, None);
     assert_eq!(r.fallen.collect::<Vec<_>>(), vec![Square::D8]);
     assert_eq!(p.game.status(&r.position), Status::Checkmated);
-    assert_eq!(san_played(&p.game, &p.position, parse_move(&p.game, &p.position, "a3").unwrap(), &r), "a3# (d8:d8)");
+    assert_eq!(
+        san_played(
+            &p.game,
+            &p.position,
+            parse_move(&p.game, &p.position, "a3").unwrap(),
+            &r
+        ),
+        "a3# (d8:d8)"
+    );
 }
 
 #[test]
 fn falls_first_a_falling_king_loses_unless_the_move_mates() {
     for order in ["", " trapdoor_order falls-first;"] {
-        let p = problem(&format!("7k/6pp/8/8/8/8/8/R3K3 w - - trapdoor 1; timers \"e1:1\";{order}"));
+        let p = problem(&format!(
+            "7k/6pp/8/8/8/8/8/R3K3 w - - trapdoor 1; timers \"e1:1\";{order}"
+        ));
         assert_eq!(play(&p, "a1a8").outcome, Some(Outcome::Mate), "{order}");
         assert_eq!(play(&p, "a1a7").outcome, Some(Outcome::KingFell), "{order}");
     }
@@ -160,9 +181,16 @@ fn rule_1_6_the_defenders_king_falling_wins_without_check() {
     let p = problem("k7/7p/1K6/8/5B2/8/P7/8 w - - trapdoor 1; timers \"a8:1\"; dm 1;");
     let table = Table::new(8);
     let stop = AtomicBool::new(false);
-    let opts = SolveOptions { tree: false, ..SolveOptions::default() };
+    let opts = SolveOptions {
+        tree: false,
+        ..SolveOptions::default()
+    };
     let sol = solve(&p.game, &table, &p.position, 1, &opts, &stop, &|_, _| {});
-    let keys: Vec<String> = sol.keys.iter().map(|(m, _)| m.coord(false).to_string()).collect();
+    let keys: Vec<String> = sol
+        .keys
+        .iter()
+        .map(|(m, _)| m.coord(false).to_string())
+        .collect();
     assert!(keys.contains(&"a2a3".to_string()), "{keys:?}");
     assert!(keys.contains(&"a2a4".to_string()), "{keys:?}");
     // Bf4-e5 still guards b8; Bf4-g5 does not.

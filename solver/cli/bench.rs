@@ -42,8 +42,16 @@ const DEFAULT_SUITES: &[&str] = &[
 ];
 
 const PERFT: &[(&str, &str, u32)] = &[
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        6,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+    ),
     ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
 ];
 
@@ -60,8 +68,14 @@ fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
 
 fn perft_part(quick: bool) {
     let game = Game::fide();
-    println!("perft, single thread (best of {})", if quick { 1 } else { 3 });
-    println!("{:<26} {:>12} {:>10} {:>14}", "position", "leaves", "ms", "leaves/s");
+    println!(
+        "perft, single thread (best of {})",
+        if quick { 1 } else { 3 }
+    );
+    println!(
+        "{:<26} {:>12} {:>10} {:>14}",
+        "position", "leaves", "ms", "leaves/s"
+    );
     for bulk in [true, false] {
         for &(name, fen, depth) in PERFT {
             let depth = depth - quick as u32 - (!bulk) as u32;
@@ -103,7 +117,12 @@ fn read_suite(path: &str) -> Vec<(Problem, String)> {
 }
 
 /// Solves every problem; returns total time and the key sets.
-fn run_suite(problems: &[(Problem, String)], threads: usize, trapdoor: bool, table: &Table) -> (Duration, Vec<Vec<String>>) {
+fn run_suite(
+    problems: &[(Problem, String)],
+    threads: usize,
+    trapdoor: bool,
+    table: &Table,
+) -> (Duration, Vec<Vec<String>>) {
     let stop = AtomicBool::new(false);
     let opts = SolveOptions {
         threads,
@@ -127,14 +146,21 @@ fn run_suite(problems: &[(Problem, String)], threads: usize, trapdoor: bool, tab
         let t = Instant::now();
         let sol = solve(&game, table, &p.position, n, &opts, &stop, &|_, _| {});
         total += t.elapsed();
-        let mut k: Vec<String> = sol.keys.iter().map(|(m, _)| m.coord(p.position.is_chess960()).to_string()).collect();
+        let mut k: Vec<String> = sol
+            .keys
+            .iter()
+            .map(|(m, _)| m.coord(p.position.is_chess960()).to_string())
+            .collect();
         k.sort();
         keys.push(k);
     }
     (total, keys)
 }
 
-fn run_peer(cmd: &str, problems: &[(Problem, String)]) -> Result<(Duration, Vec<Vec<String>>), String> {
+fn run_peer(
+    cmd: &str,
+    problems: &[(Problem, String)],
+) -> Result<(Duration, Vec<Vec<String>>), String> {
     let mut total = Duration::ZERO;
     let mut keys = Vec::new();
     for (_, line) in problems {
@@ -164,7 +190,11 @@ fn run_peer(cmd: &str, problems: &[(Problem, String)]) -> Result<(Duration, Vec<
 pub fn run(args: BenchArgs) -> bool {
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
         .max(1);
     if !args.no_perft {
         perft_part(args.quick);
@@ -178,7 +208,15 @@ pub fn run(args: BenchArgs) -> bool {
     let mut ok = true;
     println!(
         "{:<36} {:>5} {:>10} {:>10} {:>8} {:>11} {:>8} {:>10} {:>8}",
-        "solver suite", "lines", "1 thread", format!("{threads} thr"), "speedup", "trapdoor 1", "td/orth", "peer", "peer/us"
+        "solver suite",
+        "lines",
+        "1 thread",
+        format!("{threads} thr"),
+        "speedup",
+        "trapdoor 1",
+        "td/orth",
+        "peer",
+        "peer/us"
     );
     for file in &files {
         let problems = read_suite(file);

@@ -89,7 +89,10 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
                     continue;
                 }
             };
-            let text = if extra_ops.is_empty() || text.trim().is_empty() || text.trim_start().starts_with('#') {
+            let text = if extra_ops.is_empty()
+                || text.trim().is_empty()
+                || text.trim_start().starts_with('#')
+            {
                 text.to_string()
             } else {
                 format!("{text}{extra_ops}")

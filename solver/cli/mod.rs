@@ -11,7 +11,11 @@ use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "fairysolve", version, about = "Problem solver for Trapdoor, Taxi, Earthquake, Underworld and Looking-Glass chess")]
+#[command(
+    name = "fairysolve",
+    version,
+    about = "Problem solver for Trapdoor, Taxi, Earthquake, Underworld and Looking-Glass chess"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -33,7 +33,15 @@ pub struct PerftArgs {
 /// Deepest perft accepted: beyond it no run ends in a reasonable time.
 const MAX_DEPTH: u32 = 12;
 
-fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<(u64, u128, Vec<(Move, u64)>, bool), String> {
+/// One count: leaves, time, the split by first move (with --divide), Chess960 notation.
+struct Count {
+    nodes: u64,
+    millis: u128,
+    divide: Vec<(Move, u64)>,
+    chess960: bool,
+}
+
+fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
     let problem = item.problem()?;
     let bulk = !args.no_bulk;
     let start = Instant::now();
@@ -41,12 +49,28 @@ fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<(u64, u128, Vec<(M
         let d = perft::divide(&problem.game, &problem.position, depth, bulk);
         (d.iter().map(|(_, n)| n).sum(), d)
     } else {
-        (problem.game.perft(&problem.position, depth, bulk), Vec::new())
+        (
+            problem.game.perft(&problem.position, depth, bulk),
+            Vec::new(),
+        )
     };
-    Ok((nodes, start.elapsed().as_millis(), divide, problem.position.is_chess960()))
+    Ok(Count {
+        nodes,
+        millis: start.elapsed().as_millis(),
+        divide,
+        chess960: problem.position.is_chess960(),
+    })
 }
 
-fn report(source: &str, depth: u32, nodes: u64, millis: u128, divide: &[(Move, u64)], chess960: bool, json: bool) {
+fn report(
+    source: &str,
+    depth: u32,
+    nodes: u64,
+    millis: u128,
+    divide: &[(Move, u64)],
+    chess960: bool,
+    json: bool,
+) {
     if json {
         let mut obj = serde_json::json!({"nodes": nodes, "depth": depth, "millis": millis});
         if !divide.is_empty() {
@@ -61,7 +85,7 @@ fn report(source: &str, depth: u32, nodes: u64, millis: u128, divide: &[(Move, u
         for (m, n) in divide {
             println!("{}: {n}", m.coord(chess960));
         }
-        let nps = if millis > 0 { nodes as u128 * 1000 / millis } else { 0 };
+        let nps = (nodes as u128 * 1000).checked_div(millis).unwrap_or(0);
         println!("{source} depth {depth}: {nodes} nodes in {millis} ms ({nps} nodes/s)");
     }
 }
@@ -77,7 +101,11 @@ pub fn run(args: PerftArgs) -> bool {
             return false;
         }
     }
-    let items = gather(&args.files, args.fen.as_deref(), &args.variants.operations());
+    let items = gather(
+        &args.files,
+        args.fen.as_deref(),
+        &args.variants.operations(),
+    );
     let mut ok = true;
     for item in &items {
         let expected: Vec<(u32, u64)> = match &item.record {
@@ -91,7 +119,10 @@ pub fn run(args: PerftArgs) -> bool {
         let checks: Vec<(u32, Option<u64>)> = match (args.depth, expected.is_empty()) {
             (Some(d), true) => vec![(d, None)],
             (None, true) => {
-                eprintln!("{}: no --depth and no expected counts (D1 n; ...)", item.source);
+                eprintln!(
+                    "{}: no --depth and no expected counts (D1 n; ...)",
+                    item.source
+                );
                 ok = false;
                 continue;
             }
@@ -108,11 +139,27 @@ pub fn run(args: PerftArgs) -> bool {
                     ok = false;
                     break;
                 }
-                Ok((nodes, millis, divide, c960)) => {
-                    report(&item.source, depth, nodes, millis, &divide, c960, args.json);
+                Ok(Count {
+                    nodes,
+                    millis,
+                    divide,
+                    chess960,
+                }) => {
+                    report(
+                        &item.source,
+                        depth,
+                        nodes,
+                        millis,
+                        &divide,
+                        chess960,
+                        args.json,
+                    );
                     if let Some(want) = want {
                         if want != nodes {
-                            eprintln!("{}: depth {depth}: expected {want}, counted {nodes}", item.source);
+                            eprintln!(
+                                "{}: depth {depth}: expected {want}, counted {nodes}",
+                                item.source
+                            );
                             ok = false;
                         }
                     }

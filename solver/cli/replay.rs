@@ -28,7 +28,11 @@ fn move_texts(args: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for token in args.iter().flat_map(|a| a.split_whitespace()) {
         let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
-        let rest = if rest.len() < token.len() { rest.trim_start_matches('.') } else { rest };
+        let rest = if rest.len() < token.len() {
+            rest.trim_start_matches('.')
+        } else {
+            rest
+        };
         if !rest.is_empty() {
             out.push(rest.to_string());
         }

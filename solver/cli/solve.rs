@@ -5,8 +5,8 @@ use super::input::{gather, Item};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::{Problem, Stipulation};
+use fairysolve::search::solution::{solve, AttackNode, Solution, SolveOptions};
 use fairysolve::search::tt::Table;
-use fairysolve::search::solution::{solve, AttackNode, SolveOptions, Solution};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
@@ -67,16 +67,24 @@ fn install_interrupt_handler() {
 
 fn stipulation(problem: &Problem, args: &SolveArgs) -> Result<Stipulation, String> {
     if let Some(d) = args.depth {
-        return Stipulation::parse(&format!("#{d}"))
-            .ok_or_else(|| format!("--depth {d} is outside 1..={}", fairysolve::problem::MAX_MOVES));
+        return Stipulation::parse(&format!("#{d}")).ok_or_else(|| {
+            format!(
+                "--depth {d} is outside 1..={}",
+                fairysolve::problem::MAX_MOVES
+            )
+        });
     }
     if let Some(s) = problem.stipulation {
         return Ok(s);
     }
     if let Some(s) = &args.stip {
-        return Stipulation::parse(s).ok_or_else(|| format!("--stip '{s}' is not supported (only #N)"));
+        return Stipulation::parse(s)
+            .ok_or_else(|| format!("--stip '{s}' is not supported (only #N)"));
     }
-    Err("no stipulation: the line has no dm or stip, and neither --stip nor --depth was given".into())
+    Err(
+        "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
+            .into(),
+    )
 }
 
 fn tree_json(node: &AttackNode, chess960: bool) -> Value {
@@ -133,7 +141,10 @@ fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
             conts => {
                 let all_leaves = conts.iter().all(|c| c.defences.is_empty() && !c.truncated);
                 if all_leaves {
-                    let list: Vec<String> = conts.iter().map(|c| format!("{}{}", number(depth + 1, true), c.san)).collect();
+                    let list: Vec<String> = conts
+                        .iter()
+                        .map(|c| format!("{}{}", number(depth + 1, true), c.san))
+                        .collect();
                     out.push_str(&format!(" {} (dual)\n", list.join(", ")));
                 } else {
                     out.push('\n');
@@ -158,11 +169,26 @@ fn describe_rules(problem: &Problem) -> String {
     }
 }
 
-fn text_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution, args: &SolveArgs) -> String {
+fn text_report(
+    item: &Item,
+    problem: &Problem,
+    stip: Stipulation,
+    sol: &Solution,
+    args: &SolveArgs,
+) -> String {
     let c960 = problem.position.is_chess960();
     let mut out = String::new();
-    let id = problem.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
-    out.push_str(&format!("{}{id}: {} {} ({} to move)\n", item.source, stip, describe_rules(problem), problem.position.turn().name()));
+    let id = problem
+        .id()
+        .map(|s| format!(" \"{s}\""))
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "{}{id}: {} {} ({} to move)\n",
+        item.source,
+        stip,
+        describe_rules(problem),
+        problem.position.turn().name()
+    ));
     if !sol.complete() {
         out.push_str(&format!(
             "stopped before the proof was complete: {} first moves undecided\n",
@@ -174,7 +200,10 @@ fn text_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
     }
     if args.keys_only || sol.trees.is_empty() {
         for &(mv, n) in &sol.keys {
-            out.push_str(&format!("1.{}! (wins in {n})\n", fairysolve::san::san(&problem.game, &problem.position, mv)));
+            out.push_str(&format!(
+                "1.{}! (wins in {n})\n",
+                fairysolve::san::san(&problem.game, &problem.position, mv)
+            ));
         }
     } else {
         for t in &sol.trees {
@@ -185,7 +214,11 @@ fn text_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
         let refs: Vec<String> = t.refutations.iter().map(|(_, s)| format!("{s}!")).collect();
         out.push_str(&format!("1.{}? {}\n", t.san, refs.join(" ")));
     }
-    let keys: Vec<String> = sol.keys.iter().map(|(m, _)| m.coord(c960).to_string()).collect();
+    let keys: Vec<String> = sol
+        .keys
+        .iter()
+        .map(|(m, _)| m.coord(c960).to_string())
+        .collect();
     let mut flags = Vec::new();
     if sol.cooked() {
         flags.push("cooked".to_string());
@@ -197,8 +230,16 @@ fn text_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
     }
     out.push_str(&format!(
         "keys: {}{} · {} nodes in {} ms, {} thread(s)\n",
-        if keys.is_empty() { "none".into() } else { keys.join(" ") },
-        if flags.is_empty() { String::new() } else { format!(" ({})", flags.join(", ")) },
+        if keys.is_empty() {
+            "none".into()
+        } else {
+            keys.join(" ")
+        },
+        if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", flags.join(", "))
+        },
         sol.nodes,
         sol.elapsed.as_millis(),
         sol.threads
@@ -237,7 +278,11 @@ fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
         })).collect::<Vec<_>>());
     }
     if !sol.complete() {
-        v["undecided"] = json!(sol.unresolved.iter().map(|m| m.coord(c960).to_string()).collect::<Vec<_>>());
+        v["undecided"] = json!(sol
+            .unresolved
+            .iter()
+            .map(|m| m.coord(c960).to_string())
+            .collect::<Vec<_>>());
     }
     v
 }
@@ -264,7 +309,11 @@ pub fn run(args: SolveArgs) -> bool {
     install_interrupt_handler();
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
         .clamp(1, 256);
     let opts = SolveOptions {
         threads,
@@ -274,7 +323,11 @@ pub fn run(args: SolveArgs) -> bool {
         tree: !args.keys_only,
         ..SolveOptions::default()
     };
-    let items = gather(&args.files, args.fen.as_deref(), &args.variants.operations());
+    let items = gather(
+        &args.files,
+        args.fen.as_deref(),
+        &args.variants.operations(),
+    );
     let table = Table::new(args.hash.clamp(1, 64 * 1024));
     let mut ok = true;
     for item in &items {
@@ -306,8 +359,10 @@ pub fn run(args: SolveArgs) -> bool {
         let bar = if std::io::stderr().is_terminal() && !args.json {
             let b = ProgressBar::new(0);
             b.set_style(
-                ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                ProgressStyle::with_template(
+                    "{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             b.set_message(item.source.clone());
             Some(b)
@@ -320,7 +375,15 @@ pub fn run(args: SolveArgs) -> bool {
                 b.set_position(done as u64);
             }
         };
-        let sol = solve(&problem.game, &table, &problem.position, stip.moves, &opts, &INTERRUPTED, &progress);
+        let sol = solve(
+            &problem.game,
+            &table,
+            &problem.position,
+            stip.moves,
+            &opts,
+            &INTERRUPTED,
+            &progress,
+        );
         if let Some(b) = bar {
             b.finish_and_clear();
         }

@@ -147,7 +147,13 @@ impl<'a, G: Geometry> Searcher<'a, G> {
     }
 
     /// Whether playing `mv` wins within `n` attacker moves (this one included).
-    pub fn attack_with(&self, pos: &Position, mv: Move, n: u32, k: &mut Killers) -> SearchResult<bool> {
+    pub fn attack_with(
+        &self,
+        pos: &Position,
+        mv: Move,
+        n: u32,
+        k: &mut Killers,
+    ) -> SearchResult<bool> {
         let played = self.game.play(pos, mv);
         match played.outcome {
             Some(Outcome::Mate) => Ok(true),
@@ -238,8 +244,14 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         if pos.timers().get(king).is_some_and(|r| r <= 1) {
             return false;
         }
-        let expiring = crate::trapdoor::Trapdoor::expiring(pos, pos.turn(), crate::bitboard::Bitboard::EMPTY);
-        (self.game.geo.queen_attacks(king, crate::bitboard::Bitboard::EMPTY) & expiring).is_empty()
+        let expiring =
+            crate::trapdoor::Trapdoor::expiring(pos, pos.turn(), crate::bitboard::Bitboard::EMPTY);
+        (self
+            .game
+            .geo
+            .queen_attacks(king, crate::bitboard::Bitboard::EMPTY)
+            & expiring)
+            .is_empty()
     }
 
     /// Whether the attacker wins within `n` of its moves from `pos`, where the defender
@@ -270,7 +282,7 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         order::sort_defences(&mut moves, hint, k.defence[n as usize & 31]);
         let ordered = moves.as_slice();
         if self.split_defences
-            && n >= PARALLEL_MIN_DEPTH + 1
+            && n > PARALLEL_MIN_DEPTH
             && ordered.len() > 1
             && rayon::current_num_threads() > 1
         {
@@ -293,7 +305,13 @@ impl<'a, G: Geometry> Searcher<'a, G> {
 
     /// Whether the defence `mv` loses: the defender's king falls, or the attacker wins
     /// within n - 1 afterwards.
-    pub fn defence_loses(&self, pos: &Position, mv: Move, n: u32, k: &mut Killers) -> SearchResult<bool> {
+    pub fn defence_loses(
+        &self,
+        pos: &Position,
+        mv: Move,
+        n: u32,
+        k: &mut Killers,
+    ) -> SearchResult<bool> {
         let played = self.game.play(pos, mv);
         match played.outcome {
             Some(Outcome::KingFell) => Ok(true),
@@ -314,7 +332,8 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         // The first defence alone: it is the likeliest refutation, and often cheap.
         let mut local = k.clone();
         if !self.defence_loses(pos, ordered[0], n, &mut local)? {
-            self.tt.store(key, None, Some(n as u8), order::pack(ordered[0]));
+            self.tt
+                .store(key, None, Some(n as u8), order::pack(ordered[0]));
             return Ok(false);
         }
         let refutation = ordered[1..].par_iter().find_map_any(|&mv| {
@@ -340,7 +359,13 @@ impl<'a, G: Geometry> Searcher<'a, G> {
     }
 
     /// The smallest n <= max with which `mv` wins, if any.
-    pub fn shortest_win(&self, pos: &Position, mv: Move, max: u32, k: &mut Killers) -> SearchResult<Option<u32>> {
+    pub fn shortest_win(
+        &self,
+        pos: &Position,
+        mv: Move,
+        max: u32,
+        k: &mut Killers,
+    ) -> SearchResult<Option<u32>> {
         for n in 1..=max {
             if self.attack_with(pos, mv, n, k)? {
                 return Ok(Some(n));
@@ -351,7 +376,14 @@ impl<'a, G: Geometry> Searcher<'a, G> {
 
     /// Defences that refute `mv` (the attacker does not win within n after them), at
     /// most `limit` + 1 of them (enough to tell whether it is a try).
-    pub fn refutations(&self, pos: &Position, mv: Move, n: u32, limit: usize, k: &mut Killers) -> SearchResult<Vec<Move>> {
+    pub fn refutations(
+        &self,
+        pos: &Position,
+        mv: Move,
+        n: u32,
+        limit: usize,
+        k: &mut Killers,
+    ) -> SearchResult<Vec<Move>> {
         let played = self.game.play(pos, mv);
         if played.outcome.is_some() {
             return Ok(Vec::new());
@@ -374,7 +406,5 @@ impl<'a, G: Geometry> Searcher<'a, G> {
 /// king itself moves (ticking with one move left).
 fn defender_king_may_fall(pos: &Position) -> bool {
     let kings = pos.board().by_piece(pos.turn(), Role::King) & pos.timers().ticking();
-    kings
-        .into_iter()
-        .any(|k| pos.timers().left(k) <= 1)
+    kings.into_iter().any(|k| pos.timers().left(k) <= 1)
 }

@@ -134,7 +134,13 @@ fn order_by_priority(moves: &mut MoveList, priority: impl Fn(Move) -> u8) {
 
 /// Orders attacking moves: the table's hint and the killer, then checks and captures,
 /// then the rest.
-pub fn sort_attacks<G: Geometry>(game: &Game<G>, pos: &Position, moves: &mut MoveList, hint: u16, killer: Option<Move>) {
+pub fn sort_attacks<G: Geometry>(
+    game: &Game<G>,
+    pos: &Position,
+    moves: &mut MoveList,
+    hint: u16,
+    killer: Option<Move>,
+) {
     if moves.len() < 2 {
         return;
     }
@@ -153,7 +159,6 @@ pub fn sort_attacks<G: Geometry>(game: &Game<G>, pos: &Position, moves: &mut Mov
         }
     });
 }
-
 
 /// Orders defences: the table's hint and the last refutation first (a refutation is
 /// usually found again among siblings), the rest in generation order.

@@ -3,7 +3,7 @@
 //! attacker's continuations with duals).
 
 use super::tt::Table;
-use super::{Killers, Limits, Searcher, SearchResult};
+use super::{Killers, Limits, SearchResult, Searcher};
 use crate::game::{Game, Outcome};
 use crate::geometry::Geometry;
 use crate::moves::Move;
@@ -131,21 +131,22 @@ pub fn solve<G: Geometry>(
         (mv, r)
     };
     // A #1 or #2 is solved in well under a millisecond: waking threads costs more.
-    let results: Vec<(Move, SearchResult<Option<u32>>)> = if opts.threads > 1 && n >= PARALLEL_MIN_MOVES {
-        pool.install(|| {
-            roots
-                .par_iter()
-                .map(|&mv| {
-                    // Each worker keeps its refutation memory from one first move to the
-                    // next, as a single thread does.
-                    THREAD_KILLERS.with(|k| one_root(mv, &mut k.borrow_mut()))
-                })
-                .collect()
-        })
-    } else {
-        let mut k = Killers::default();
-        roots.iter().map(|&mv| one_root(mv, &mut k)).collect()
-    };
+    let results: Vec<(Move, SearchResult<Option<u32>>)> =
+        if opts.threads > 1 && n >= PARALLEL_MIN_MOVES {
+            pool.install(|| {
+                roots
+                    .par_iter()
+                    .map(|&mv| {
+                        // Each worker keeps its refutation memory from one first move to the
+                        // next, as a single thread does.
+                        THREAD_KILLERS.with(|k| one_root(mv, &mut k.borrow_mut()))
+                    })
+                    .collect()
+            })
+        } else {
+            let mut k = Killers::default();
+            roots.iter().map(|&mv| one_root(mv, &mut k)).collect()
+        };
 
     let mut keys = Vec::new();
     let mut unresolved = Vec::new();
@@ -191,7 +192,8 @@ pub fn solve<G: Geometry>(
         for &(mv, w) in &keys {
             let mut budget = opts.tree_budget;
             let mut k = Killers::default();
-            if let Ok(node) = pool.install(|| tree_node(&searcher, pos, mv, w, &mut budget, &mut k)) {
+            if let Ok(node) = pool.install(|| tree_node(&searcher, pos, mv, w, &mut budget, &mut k))
+            {
                 trees.push(node);
             }
         }
@@ -218,9 +220,13 @@ const PARALLEL_MIN_MOVES: u32 = 3;
 
 /// One pool per thread count, built once and reused by every solve.
 fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+    static POOLS: OnceLock<Pools> = OnceLock::new();
     let threads = threads.max(1);
-    let mut pools = POOLS.get_or_init(|| Mutex::new(Vec::new())).lock().unwrap_or_else(|e| e.into_inner());
+    let mut pools = POOLS
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
         return p.clone();
     }
@@ -325,7 +331,8 @@ fn tree_node<G: Geometry>(
                     node.truncated = true;
                     break;
                 }
-                dn.continuations.push(tree_node(s, &p.position, w, m, budget, k)?);
+                dn.continuations
+                    .push(tree_node(s, &p.position, w, m, budget, k)?);
             }
         }
         node.defences.push(dn);

@@ -32,7 +32,9 @@ pub fn problems(rel: &str) -> Vec<Problem> {
 /// Reads one position line (FEN plus operations).
 pub fn problem(line: &str) -> Problem {
     match epd::parse_line(line, 1) {
-        Ok(epd::Line::Position(r)) => problem::from_record(*r).unwrap_or_else(|e| panic!("{line}: {e}")),
+        Ok(epd::Line::Position(r)) => {
+            problem::from_record(*r).unwrap_or_else(|e| panic!("{line}: {e}"))
+        }
         other => panic!("{line}: {other:?}"),
     }
 }

@@ -1,0 +1,184 @@
+//! The command line as scripts use it (formats.md section 2): exit codes, located
+//! messages, bad lines that do not stop the others, and the JSON fields.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn perft_json_and_divide() {
+    let out = run(&[
+        "perft",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "--depth",
+        "3",
+        "--json",
+        "--divide",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["nodes"], 8902);
+    assert_eq!(v["depth"], 3);
+    assert_eq!(v["divide"]["e2e4"], 600);
+    assert_eq!(v["divide"].as_object().unwrap().len(), 20);
+}
+
+#[test]
+fn perft_file_checks_expected_counts() {
+    let good = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20 ;D2 400\n";
+    assert!(run_stdin(&["perft", "-"], good).status.success());
+    let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20 ;D2 401\n";
+    let out = run_stdin(&["perft", "-"], bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("-:1: depth 2: expected 401, counted 400"));
+}
+
+#[test]
+fn solve_json_fields() {
+    let line = "n4B1n/1R3P2/5k2/2N3pP/1p2K1B1/2r2Np1/1Q3P2/5R2 w - - dm 2; id \"paslack\";";
+    let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["id"], "paslack");
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["stip"], "#2");
+    assert_eq!(v["keys"], serde_json::json!(["f3e5"]));
+    assert_eq!(v["shortest"], 2);
+    assert_eq!(v["cooked"], false);
+    assert_eq!(v["error"], serde_json::Value::Null);
+    assert_eq!(v["threads"], 1);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(v["tree"][0]["move"], "f3e5");
+    assert!(v["tree"][0]["defences"].as_array().unwrap().len() > 3);
+}
+
+#[test]
+fn a_bad_line_does_not_stop_the_others() {
+    let file = "\
+# two good problems around three bad lines
+7k/7p/4N3/8/8/8/8/R5K1 w - - trapdoor 1; timers \"e6:1\"; dm 1;
+7k/7p/4N3/8/8/8/8/R5K1 w - - trapdor 1; dm 1;
+7k/7p/4N3/8/8/8/8/R5K1R w - - dm 1;
+7k/7p/4N3/8/8/8/8/R5K1 w - - taxi \"2 0\"; dm 1;
+R2N3k/6pp/8/8/8/8/P7/6K1 w - - trapdoor 1; timers \"d8:1\"; dm 1;
+";
+    let out = run_stdin(&["solve", "--json", "--threads", "1", "-"], file);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let objs: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objs.len(), 5);
+    assert_eq!(objs[0]["keys"], serde_json::json!(["a1a8"]));
+    assert_eq!(objs[1]["status"], "error");
+    assert_eq!(
+        objs[1]["error"],
+        "-: line 3, column 30: unknown operation 'trapdor'"
+    );
+    assert_eq!(
+        objs[2]["error"],
+        "-: line 4, column 19: rank 1 has 9 squares"
+    );
+    assert_eq!(
+        objs[3]["error"],
+        "-: line 5, column 30: taxi: not supported yet (line 5)"
+    );
+    assert_eq!(objs[4]["status"], "solved");
+    assert_eq!(objs[4]["keys"].as_array().unwrap().len(), 13);
+}
+
+#[test]
+fn wrong_command_line_exits_2() {
+    assert_eq!(run(&["solve", "--no-such-flag"]).status.code(), Some(2));
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn missing_file_is_reported_and_others_still_run() {
+    let out = run(&[
+        "perft",
+        "/no/such/file.epd",
+        "--fen",
+        "8/8/8/8/8/8/8/K6k w - -",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/no/such/file.epd: cannot read"));
+    assert!(text(&out.stdout).contains("depth 1: 3 nodes"));
+}
+
+#[test]
+fn replay_prints_falls_and_a_readable_final_line() {
+    let out = run(&[
+        "replay",
+        "--trapdoor",
+        "5",
+        "1.e4 e5 2.Nf3 Nf6 3.Ng1 Ng8 4.Nf3 Nf6 5.Ng1 Ng8 6.Qe2",
+    ]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("6.Qe2 (e4:e4)\n"), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.contains("trapdoor 5;") && last.contains("e5:1"),
+        "{last}"
+    );
+    // The final line is read back by the other commands.
+    let again = run(&["perft", "--fen", last, "--depth", "1"]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    // An illegal move is reported by number, with the position reached so far.
+    let bad = run(&["replay", "--trapdoor", "5", "1.e4 e5 2.Ke3"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("move 3 (Ke3): 'Ke3' is not a legal move here"));
+}
+
+#[test]
+fn time_limit_reports_what_was_proved() {
+    // A #5 that takes far longer than 50 ms: stopped, with status timeout.
+    let line = "1b3q1n/2pb2r1/4P3/r3pp2/3PP2p/P1NkPNP1/Q2B4/R3K2R w KQ - dm 5;";
+    let out = run(&[
+        "solve",
+        "--json",
+        "--threads",
+        "1",
+        "--time-limit",
+        "0.05",
+        "--fen",
+        line,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["status"], "timeout");
+    assert!(!v["undecided"].as_array().unwrap().is_empty());
+}
