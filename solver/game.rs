@@ -3,7 +3,7 @@
 //! the legal moves, the result of playing one, and whether a side is mated.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::{Geometry, Standard};
+use crate::geometry::{Earthquake, Geometry, Standard};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -291,5 +291,112 @@ impl<G: Geometry> Game<G> {
     /// The side that moves in `pos`, for readability at call sites.
     pub fn side(&self, pos: &Position) -> Color {
         pos.turn()
+    }
+}
+
+/// What notation, replay and tests need of a game, whatever its geometry.
+pub trait Rulebook {
+    fn legal_moves(&self, pos: &Position) -> MoveList;
+    fn play(&self, pos: &Position, mv: Move) -> Played;
+    fn in_check(&self, pos: &Position) -> bool;
+    fn has_legal_move(&self, pos: &Position) -> bool;
+}
+
+impl<G: Geometry> Rulebook for Game<G> {
+    fn legal_moves(&self, pos: &Position) -> MoveList {
+        Game::legal_moves(self, pos)
+    }
+    fn play(&self, pos: &Position, mv: Move) -> Played {
+        Game::play(self, pos, mv)
+    }
+    fn in_check(&self, pos: &Position) -> bool {
+        Game::in_check(self, pos)
+    }
+    fn has_legal_move(&self, pos: &Position) -> bool {
+        Game::has_legal_move(self, pos)
+    }
+}
+
+/// A game on whichever geometry a position line asks for. Generic code (solver, perft)
+/// is instantiated per geometry through `with_game!`.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Standard(Game<Standard>),
+    Earthquake(Box<Game<Earthquake>>),
+}
+
+/// Runs `$body` with `$g` bound to the concrete `&Game<G>` inside an `AnyGame`.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::game::AnyGame::Standard($g) => $body,
+            $crate::game::AnyGame::Earthquake($g) => {
+                let $g: &$crate::game::Game<$crate::geometry::Earthquake> = $g;
+                $body
+            }
+        }
+    };
+}
+
+impl AnyGame {
+    pub fn rules(&self) -> &Rules {
+        with_game!(self, g => &g.rules)
+    }
+    /// The same board under other rule modifiers.
+    pub fn with_rules(&self, rules: Rules) -> AnyGame {
+        match self {
+            AnyGame::Standard(g) => AnyGame::Standard(Game { geo: g.geo, rules }),
+            AnyGame::Earthquake(g) => AnyGame::Earthquake(Box::new(Game {
+                geo: g.geo.clone(),
+                rules,
+            })),
+        }
+    }
+    pub fn earthquake(&self) -> Option<&Earthquake> {
+        match self {
+            AnyGame::Standard(_) => None,
+            AnyGame::Earthquake(g) => Some(&g.geo),
+        }
+    }
+    pub fn legal_moves(&self, pos: &Position) -> MoveList {
+        with_game!(self, g => g.legal_moves(pos))
+    }
+    pub fn play(&self, pos: &Position, mv: Move) -> Played {
+        with_game!(self, g => g.play(pos, mv))
+    }
+    pub fn in_check(&self, pos: &Position) -> bool {
+        with_game!(self, g => g.in_check(pos))
+    }
+    pub fn has_legal_move(&self, pos: &Position) -> bool {
+        with_game!(self, g => g.has_legal_move(pos))
+    }
+    pub fn status(&self, pos: &Position) -> Status {
+        with_game!(self, g => g.status(pos))
+    }
+    pub fn is_checkmated(&self, pos: &Position) -> bool {
+        with_game!(self, g => g.is_checkmated(pos))
+    }
+    pub fn perft(&self, pos: &Position, depth: u32, bulk: bool) -> u64 {
+        with_game!(self, g => g.perft(pos, depth, bulk))
+    }
+    /// The squares that exist.
+    pub fn squares(&self) -> Bitboard {
+        with_game!(self, g => g.geo.squares())
+    }
+}
+
+impl Rulebook for AnyGame {
+    fn legal_moves(&self, pos: &Position) -> MoveList {
+        AnyGame::legal_moves(self, pos)
+    }
+    fn play(&self, pos: &Position, mv: Move) -> Played {
+        AnyGame::play(self, pos, mv)
+    }
+    fn in_check(&self, pos: &Position) -> bool {
+        AnyGame::in_check(self, pos)
+    }
+    fn has_legal_move(&self, pos: &Position) -> bool {
+        AnyGame::has_legal_move(self, pos)
     }
 }

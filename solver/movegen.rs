@@ -266,16 +266,15 @@ fn generate_castling<G: Geometry, S: MoveSink>(
         let king_to = mv.castle_king_to();
         let rook_to = mv.castle_rook_to();
         let others = occupied - Bitboard::from_square(king) - Bitboard::from_square(rook);
-        let must_be_empty = geo.between(king, king_to)
-            | Bitboard::from_square(king_to)
-            | geo.between(rook, rook_to)
-            | Bitboard::from_square(rook_to);
-        if (must_be_empty & others).is_nonempty() {
+        // Castling goes by the named squares of the back rank (rules.md 3.6); on a
+        // displaced board they must all exist.
+        let path = rank_span(king, king_to) | Bitboard::from_square(king_to);
+        let must_be_empty = path | rank_span(rook, rook_to) | Bitboard::from_square(rook_to);
+        if (must_be_empty & others).is_nonempty() || (must_be_empty - geo.squares()).is_nonempty() {
             continue;
         }
         // Judged without king and rook, so a rook that shielded the king's path (Chess960)
         // does not hide an attack it will no longer block.
-        let path = geo.between(king, king_to) | Bitboard::from_square(king_to);
         if path
             .into_iter()
             .all(|sq| !is_attacked(geo, board, sq, !us, others))
@@ -283,6 +282,19 @@ fn generate_castling<G: Geometry, S: MoveSink>(
             sink.special(mv);
         }
     }
+}
+
+/// Squares of `a`'s rank strictly between the files of `a` and `b`.
+#[inline(always)]
+fn rank_span(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = if a.file() < b.file() {
+        (a.file(), b.file())
+    } else {
+        (b.file(), a.file())
+    };
+    // Files lo+1 .. hi-1 of the rank.
+    let files = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
+    Bitboard((files & 0xFF) << (8 * a.rank()))
 }
 
 /// All FIDE-legal moves of the side to move.

@@ -25,13 +25,8 @@ pub fn perft_fide<G: Geometry>(geo: &G, pos: &Position, depth: u32, bulk: bool) 
     nodes
 }
 
-/// Perft under the game's full rules.
-pub fn perft(game: &Game, pos: &Position, depth: u32, bulk: bool) -> u64 {
-    game.perft(pos, depth, bulk)
-}
-
 /// Perft split by first move, in generation order.
-pub fn divide(game: &Game, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+pub fn divide<G: Geometry>(game: &Game<G>, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }

@@ -4,8 +4,8 @@
 //! refused here by name, never ignored.
 
 use crate::epd::{LineError, Operation, Record};
-use crate::game::{Game, Rules};
-use crate::geometry::Standard;
+use crate::game::{AnyGame, Game, Rules};
+use crate::geometry::{Earthquake, Geometry, Standard, VoidRule};
 use crate::position::Position;
 use crate::setup;
 use crate::trapdoor::{FallOrder, Trapdoor};
@@ -38,7 +38,7 @@ impl Stipulation {
 #[derive(Clone, Debug)]
 pub struct Problem {
     pub record: Record,
-    pub game: Game<Standard>,
+    pub game: AnyGame,
     pub position: Position,
     pub stipulation: Option<Stipulation>,
 }
@@ -54,8 +54,6 @@ const NOT_SUPPORTED: &[&str] = &[
     "taxi",
     "taxi_income",
     "taxi_start",
-    "earthquake",
-    "void",
     "aftershock",
     "underworld",
     "phase",
@@ -74,6 +72,29 @@ fn number(rec: &Record, op: &Operation, what: &str) -> Result<u32, LineError> {
     op.single()
         .and_then(|s| s.parse::<u32>().ok())
         .ok_or_else(|| at(rec, op, format!("{}: {what} expected", op.opcode)))
+}
+
+/// Largest displacement accepted in either direction: beyond it the halves no longer
+/// meet and nothing new happens.
+pub const MAX_DISPLACEMENT: i32 = 16;
+
+/// Reads `earthquake "dx dy"`.
+fn displacement(rec: &Record, o: &Operation) -> Result<(i32, i32), LineError> {
+    let bad = || at(rec, o, "earthquake: \"dx dy\" (two whole numbers) expected");
+    let text = o.single().ok_or_else(bad)?;
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let [dx, dy] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let (dx, dy): (i32, i32) = (dx.parse().map_err(|_| bad())?, dy.parse().map_err(|_| bad())?);
+    if dx.abs() > MAX_DISPLACEMENT || dy.abs() > MAX_DISPLACEMENT {
+        return Err(at(
+            rec,
+            o,
+            format!("earthquake: ({dx},{dy}) is beyond the limit of {MAX_DISPLACEMENT} in either direction"),
+        ));
+    }
+    Ok((dx, dy))
 }
 
 /// Interprets a record. Errors name the operation and its column.
@@ -137,11 +158,30 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
         });
     }
 
-    let game = Game {
-        geo: Standard,
-        rules,
+    let game = match op("earthquake") {
+        None => AnyGame::Standard(Game { geo: Standard, rules }),
+        Some(o) => {
+            let (dx, dy) = displacement(&rec, o)?;
+            let void = match op("void") {
+                None => VoidRule::Block,
+                Some(v) => match v.single() {
+                    Some("block") => VoidRule::Block,
+                    Some("fly") => VoidRule::Fly,
+                    _ => return Err(at(&rec, v, "void: 'block' or 'fly' expected")),
+                },
+            };
+            let geo = Earthquake::new(dx, dy, void);
+            if let Some(sq) = (rec.setup.board.occupied() - geo.squares()).first() {
+                return Err(at(
+                    &rec,
+                    o,
+                    format!("earthquake: {sq} does not exist on a ({dx},{dy}) board"),
+                ));
+            }
+            AnyGame::Earthquake(Box::new(Game { geo, rules }))
+        }
     };
-    setup::validate(&game.geo, &rec.setup)
+    crate::with_game!(&game, g => setup::validate(&g.geo, &rec.setup))
         .map_err(|e| LineError::new(rec.line, 0, e.to_string()))?;
     let mut position = rec.setup.clone().into_position();
 
@@ -232,9 +272,16 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
 /// The position line of `pos` under `game`'s rules: FEN fields then the operations that
 /// carry the rules and the variant state (formats.md section 1), so that what one
 /// command writes another reads.
-pub fn position_line(game: &Game<Standard>, pos: &Position) -> String {
+pub fn position_line(game: &AnyGame, pos: &Position) -> String {
     let mut out = crate::fen::write_fen(pos);
-    if let Some(td) = game.rules.trapdoor {
+    if let Some(eq) = game.earthquake() {
+        let (dx, dy) = eq.displacement();
+        out.push_str(&format!(" earthquake \"{dx} {dy}\";"));
+        if eq.void_rule() == VoidRule::Fly {
+            out.push_str(" void fly;");
+        }
+    }
+    if let Some(td) = game.rules().trapdoor {
         out.push_str(&format!(" trapdoor {};", td.timer));
         if td.order != FallOrder::MateFirst {
             out.push_str(&format!(" trapdoor_order {};", td.order.name()));

@@ -1,8 +1,7 @@
 //! Standard algebraic notation: writing moves as composers read them (with Trapdoor
 //! falls, rules.md 1.7) and reading moves written in SAN or coordinates.
 
-use crate::game::{Game, Outcome, Played};
-use crate::geometry::Geometry;
+use crate::game::{Outcome, Played, Rulebook};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::trapdoor::fall_notation;
@@ -20,7 +19,7 @@ pub enum SanError {
 }
 
 /// SAN of `mv` without check marks or falls.
-pub fn san_plain<G: Geometry>(game: &Game<G>, pos: &Position, mv: Move) -> String {
+pub fn san_plain<R: Rulebook + ?Sized>(game: &R, pos: &Position, mv: Move) -> String {
     if mv.is_castle() {
         return if mv.to.file() > mv.from.file() {
             "O-O".into()
@@ -69,7 +68,7 @@ pub fn san_plain<G: Geometry>(game: &Game<G>, pos: &Position, mv: Move) -> Strin
 }
 
 /// Check or mate mark for a played move, judged on the position the opponent faces.
-pub fn suffix<G: Geometry>(game: &Game<G>, played: &Played) -> &'static str {
+pub fn suffix<R: Rulebook + ?Sized>(game: &R, played: &Played) -> &'static str {
     match played.outcome {
         Some(Outcome::Mate) => "#",
         Some(Outcome::KingFell) => "",
@@ -89,13 +88,13 @@ pub fn suffix<G: Geometry>(game: &Game<G>, played: &Played) -> &'static str {
 
 /// Full SAN as composers write it: the move, its check or mate mark, then its falls
 /// (`Qe2 (e4:e4)`).
-pub fn san<G: Geometry>(game: &Game<G>, pos: &Position, mv: Move) -> String {
+pub fn san<R: Rulebook + ?Sized>(game: &R, pos: &Position, mv: Move) -> String {
     let played = game.play(pos, mv);
     san_played(game, pos, mv, &played)
 }
 
-pub fn san_played<G: Geometry>(
-    game: &Game<G>,
+pub fn san_played<R: Rulebook + ?Sized>(
+    game: &R,
     pos: &Position,
     mv: Move,
     played: &Played,
@@ -111,8 +110,8 @@ pub fn san_played<G: Geometry>(
 
 /// Reads a move in SAN (`Nf3`, `exd5`, `e8=Q+`, `O-O`) or coordinates (`g1f3`, `e7e8q`,
 /// castling as the king's two-square move or king-takes-rook).
-pub fn parse_move<G: Geometry>(
-    game: &Game<G>,
+pub fn parse_move<R: Rulebook + ?Sized>(
+    game: &R,
     pos: &Position,
     text: &str,
 ) -> Result<Move, SanError> {

@@ -3,7 +3,7 @@
 mod common;
 
 use common::problems;
-use fairysolve::search::solution::{solve, SolveOptions};
+use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use std::sync::atomic::AtomicBool;
 
@@ -17,7 +17,7 @@ fn trapdoor_collection_key_sets() {
     let mut t2 = 0;
     let mut with_timers = 0;
     for p in all {
-        let td = p.game.rules.trapdoor.expect("a Trapdoor problem");
+        let td = p.game.rules().trapdoor.expect("a Trapdoor problem");
         t1 += (td.timer == 1) as usize;
         t2 += (td.timer == 2) as usize;
         with_timers += p.record.get("timers").is_some() as usize;
@@ -36,7 +36,7 @@ fn trapdoor_collection_key_sets() {
                 ..SolveOptions::default()
             };
             let n = p.stipulation.unwrap().moves;
-            let sol = solve(&p.game, &table, &p.position, n, &opts, &stop, &|_, _| {});
+            let sol = p.game.solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
             let mut keys: Vec<String> = sol
                 .keys
                 .iter()

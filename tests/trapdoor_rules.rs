@@ -7,7 +7,7 @@ use common::problem;
 use fairysolve::game::{Outcome, Status};
 use fairysolve::problem::Problem;
 use fairysolve::san::{parse_move, san_played};
-use fairysolve::search::solution::{solve, SolveOptions};
+use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use fairysolve::{Position, Square};
 use std::sync::atomic::AtomicBool;
@@ -185,7 +185,7 @@ fn rule_1_6_the_defenders_king_falling_wins_without_check() {
         tree: false,
         ..SolveOptions::default()
     };
-    let sol = solve(&p.game, &table, &p.position, 1, &opts, &stop, &|_, _| {});
+    let sol = p.game.solve(&table, &p.position, 1, &opts, &stop, &|_, _| {});
     let keys: Vec<String> = sol
         .keys
         .iter()

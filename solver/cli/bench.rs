@@ -8,7 +8,7 @@ use fairysolve::epd::{self, Line};
 use fairysolve::fen::parse_fen;
 use fairysolve::game::{Game, Rules};
 use fairysolve::problem::{self, Problem};
-use fairysolve::search::solution::{solve, SolveOptions};
+use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use fairysolve::trapdoor::{FallOrder, Trapdoor};
 use std::process::Command;
@@ -133,7 +133,7 @@ fn run_suite(
     let mut keys = Vec::new();
     for (p, _) in problems {
         let game = if trapdoor {
-            Game::new(Rules {
+            p.game.with_rules(Rules {
                 trapdoor: Some(Trapdoor {
                     timer: 1,
                     order: FallOrder::MateFirst,
@@ -144,7 +144,7 @@ fn run_suite(
         };
         let n = p.stipulation.expect("filtered").moves;
         let t = Instant::now();
-        let sol = solve(&game, table, &p.position, n, &opts, &stop, &|_, _| {});
+        let sol = game.solve(table, &p.position, n, &opts, &stop, &|_, _| {});
         total += t.elapsed();
         let mut k: Vec<String> = sol
             .keys

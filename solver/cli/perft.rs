@@ -46,7 +46,7 @@ fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
     let bulk = !args.no_bulk;
     let start = Instant::now();
     let (nodes, divide) = if args.divide {
-        let d = perft::divide(&problem.game, &problem.position, depth, bulk);
+        let d = fairysolve::with_game!(&problem.game, g => perft::divide(g, &problem.position, depth, bulk));
         (d.iter().map(|(_, n)| n).sum(), d)
     } else {
         (

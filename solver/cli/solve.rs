@@ -5,7 +5,7 @@ use super::input::{gather, Item};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::{Problem, Stipulation};
-use fairysolve::search::solution::{solve, AttackNode, Solution, SolveOptions};
+use fairysolve::search::solution::{AttackNode, Solution, SolveOptions};
 use fairysolve::search::tt::Table;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
@@ -159,7 +159,7 @@ fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
 
 fn describe_rules(problem: &Problem) -> String {
     let mut parts = Vec::new();
-    if let Some(td) = problem.game.rules.trapdoor {
+    if let Some(td) = problem.game.rules().trapdoor {
         parts.push(format!("trapdoor {} {}", td.timer, td.order.name()));
     }
     if parts.is_empty() {
@@ -375,8 +375,7 @@ pub fn run(args: SolveArgs) -> bool {
                 b.set_position(done as u64);
             }
         };
-        let sol = solve(
-            &problem.game,
+        let sol = problem.game.solve(
             &table,
             &problem.position,
             stip.moves,

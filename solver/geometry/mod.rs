@@ -5,8 +5,10 @@
 //! geometry, not different rules. The standard board is `Standard`, a zero-sized type
 //! whose tables are built at compile time; generic code is monomorphised for it.
 
+mod earthquake;
 mod standard;
 
+pub use earthquake::{Earthquake, VoidRule};
 pub use standard::Standard;
 
 use crate::bitboard::Bitboard;

@@ -215,6 +215,21 @@ thread_local! {
     static THREAD_KILLERS: std::cell::RefCell<Killers> = std::cell::RefCell::new(Killers::default());
 }
 
+impl crate::game::AnyGame {
+    /// `solve` on this game's geometry.
+    pub fn solve(
+        &self,
+        table: &Table,
+        pos: &Position,
+        n: u32,
+        opts: &SolveOptions,
+        stop: &AtomicBool,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Solution {
+        crate::with_game!(self, g => solve(g, table, pos, n, opts, stop, progress))
+    }
+}
+
 /// Smallest stipulation solved with more than one thread.
 const PARALLEL_MIN_MOVES: u32 = 3;
 

@@ -1,0 +1,437 @@
+//! The Earthquake board (rules.md section 3): the examples of the text, an independent
+//! cell-by-cell move generator as an oracle for perft on displaced boards, the (0,0)
+//! board against FIDE, and left-right mirror symmetry.
+
+mod common;
+
+use common::problem;
+use fairysolve::game::AnyGame;
+use fairysolve::Position;
+
+fn moves_from(line: &str, from: &str) -> Vec<String> {
+    let p = problem(line);
+    let mut v: Vec<String> = p
+        .game
+        .legal_moves(&p.position)
+        .iter()
+        .filter(|m| m.from.to_string() == from)
+        .map(|m| m.coord(false).to_string())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn sorted(v: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn rule_3_2_the_rook_from_a1_on_1_0() {
+    // a2, a3, a4, then b5, b6, ...; along the rank b1..h1; nothing to the left (void).
+    let got = moves_from("7k/8/8/8/8/8/8/R6K w - - earthquake \"1 0\";", "a1");
+    assert_eq!(got, sorted(&["a1a2", "a1a3", "a1a4", "a1b5", "a1b6", "a1b7", "a1b8", "a1b1", "a1c1", "a1d1", "a1e1", "a1f1", "a1g1"]));
+}
+
+#[test]
+fn rule_3_2_bishops_change_colour_across_the_seam() {
+    // On (1,0): c3-b4-b5-a6 and c1-d2-e3-f4-h5.
+    let c3 = moves_from("k7/8/8/8/8/2B5/8/7K w - - earthquake \"1 0\";", "c3");
+    for t in ["c3b4", "c3b5", "c3a6"] {
+        assert!(c3.contains(&t.to_string()), "{t} in {c3:?}");
+    }
+    let c1 = moves_from("k7/8/8/8/8/8/8/2B4K w - - earthquake \"1 0\";", "c1");
+    for t in ["c1d2", "c1e3", "c1f4", "c1h5"] {
+        assert!(c1.contains(&t.to_string()), "{t} in {c1:?}");
+    }
+    assert!(!c1.contains(&"c1g5".to_string()));
+}
+
+#[test]
+fn rule_3_5_promotion_by_name_on_8_4() {
+    // a3 sits just below a4 and diagonally below h8: a3xh8 promotes, a3-a4 does not.
+    let got = moves_from("k6r/8/8/8/8/P7/8/7K w - - earthquake \"8 4\";", "a3");
+    assert_eq!(got, sorted(&["a3a4", "a3h8b", "a3h8n", "a3h8q", "a3h8r"]));
+}
+
+#[test]
+fn rule_3_3_and_3_5_no_rank_5_on_0_1_and_the_double_step_e7_e4() {
+    let p = problem("4k3/4p3/8/8/8/8/8/4K3 b - - earthquake \"0 1\";");
+    let squares = p.game.squares();
+    for f in 0..8 {
+        assert!(!squares.contains(fairysolve::Square::from_coords(f, 4)));
+    }
+    let got = moves_from("4k3/4p3/8/8/8/8/8/4K3 b - - earthquake \"0 1\";", "e7");
+    assert_eq!(got, sorted(&["e7e6", "e7e4"]));
+    // The double step leaves an en passant square on e6 for a White pawn on d4/f4's
+    // cells (the physical diagonal of e6 is rank 4 here).
+    let after = problem("4k3/4p3/8/8/3P4/8/8/4K3 b - - earthquake \"0 1\";");
+    let mv = fairysolve::san::parse_move(&after.game, &after.position, "e7e4").unwrap();
+    let pos = after.game.play(&after.position, mv).position;
+    assert_eq!(pos.ep_square().map(|s| s.to_string()), Some("e6".into()));
+}
+
+#[test]
+fn rule_3_3_a_piece_on_a_missing_square_is_refused() {
+    let err = fairysolve::problem::from_record(match fairysolve::epd::parse_line("4k3/8/8/1R6/8/8/8/4K3 w - - earthquake \"0 3\";", 1) {
+        Ok(fairysolve::epd::Line::Position(r)) => *r,
+        _ => unreachable!(),
+    })
+    .unwrap_err();
+    assert!(err.message.contains("earthquake: b5 does not exist on a (0,3) board"), "{err}");
+}
+
+#[test]
+fn rule_3_4_the_void_row_of_0_minus_1() {
+    // Block: the rook and the pawn stop at the void row; fly: the rook skips it.
+    let block = moves_from("7k/8/8/8/R7/8/8/7K w - - earthquake \"0 -1\";", "a4");
+    assert!(!block.iter().any(|m| m.ends_with('5') || m.ends_with('6')), "{block:?}");
+    let fly = moves_from("7k/8/8/8/R7/8/8/7K w - - earthquake \"0 -1\"; void fly;", "a4");
+    assert!(fly.contains(&"a4a5".to_string()) && fly.contains(&"a4a8".to_string()), "{fly:?}");
+    let pawn = moves_from("7k/8/8/8/4P3/8/8/7K w - - earthquake \"0 -1\"; void fly;", "e4");
+    assert!(pawn.is_empty(), "pawns never fly: {pawn:?}");
+}
+
+// ---------------------------------------------------------------------------------
+// An independent oracle: pieces on physical cells, moves found by stepping cell by
+// cell, legality by trying every enemy reply on the king. Slow and plain on purpose.
+
+#[derive(Clone, Copy, PartialEq)]
+struct P {
+    white: bool,
+    kind: char,
+}
+
+#[derive(Clone)]
+struct Oracle {
+    board: [Option<P>; 64],
+    white: bool,
+    castle: [bool; 4], // K Q k q
+    ep: Option<usize>,
+    dx: i32,
+    dy: i32,
+    fly: bool,
+}
+
+impl Oracle {
+    fn cell(&self, sq: usize) -> (i32, i32) {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        if r >= 4 {
+            (f, r)
+        } else {
+            (f + self.dx, r + self.dy)
+        }
+    }
+    fn at(&self, c: (i32, i32)) -> Option<usize> {
+        // The lower half lies on top.
+        (0..32).find(|&s| self.cell(s) == c).or_else(|| (32..64).find(|&s| self.cell(s) == c))
+    }
+    fn in_box(&self, c: (i32, i32)) -> bool {
+        c.0 >= 0.min(self.dx) && c.0 <= 7.max(7 + self.dx) && c.1 >= 4.min(self.dy) && c.1 <= 7.max(3 + self.dy)
+    }
+    fn ray(&self, from: usize, d: (i32, i32)) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut c = self.cell(from);
+        loop {
+            c = (c.0 + d.0, c.1 + d.1);
+            match self.at(c) {
+                Some(s) => {
+                    out.push(s);
+                    if self.board[s].is_some() {
+                        break;
+                    }
+                }
+                None if self.fly && self.in_box(c) => continue,
+                None => break,
+            }
+        }
+        out
+    }
+    /// Pseudo-legal (from, to, promotion) of the side `white`, captures included.
+    fn pseudo(&self, white: bool) -> Vec<(usize, usize, Option<char>)> {
+        let mut out = Vec::new();
+        let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+        let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+        for from in 0..64 {
+            let Some(p) = self.board[from] else { continue };
+            if p.white != white {
+                continue;
+            }
+            let free = |s: usize| self.board[s].is_none_or(|q| q.white != white);
+            let c = self.cell(from);
+            match p.kind {
+                'n' | 'k' => {
+                    let deltas: Vec<(i32, i32)> = if p.kind == 'n' { knight.to_vec() } else { rook.iter().chain(bishop.iter()).copied().collect() };
+                    for d in deltas {
+                        if let Some(t) = self.at((c.0 + d.0, c.1 + d.1)) {
+                            if free(t) {
+                                out.push((from, t, None));
+                            }
+                        }
+                    }
+                }
+                'r' | 'b' | 'q' => {
+                    let dirs: Vec<(i32, i32)> = match p.kind {
+                        'r' => rook.to_vec(),
+                        'b' => bishop.to_vec(),
+                        _ => rook.iter().chain(bishop.iter()).copied().collect(),
+                    };
+                    for d in dirs {
+                        for t in self.ray(from, d) {
+                            if free(t) {
+                                out.push((from, t, None));
+                            }
+                        }
+                    }
+                }
+                'p' => {
+                    let up = if white { 1 } else { -1 };
+                    let last = if white { 7 } else { 0 };
+                    let mut targets = Vec::new();
+                    if let Some(t) = self.at((c.0, c.1 + up)) {
+                        if self.board[t].is_none() {
+                            targets.push(t);
+                            let home = if white { 1 } else { 6 };
+                            if from / 8 == home {
+                                let c2 = self.cell(t);
+                                if let Some(t2) = self.at((c2.0, c2.1 + up)) {
+                                    if self.board[t2].is_none() {
+                                        out.push((from, t2, None));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    for side in [-1, 1] {
+                        if let Some(t) = self.at((c.0 + side, c.1 + up)) {
+                            if self.board[t].is_some_and(|q| q.white != white) || self.ep == Some(t) {
+                                targets.push(t);
+                            }
+                        }
+                    }
+                    for t in targets {
+                        if t / 8 == last {
+                            for pr in ['q', 'r', 'b', 'n'] {
+                                out.push((from, t, Some(pr)));
+                            }
+                        } else {
+                            out.push((from, t, None));
+                        }
+                    }
+                }
+                _ => unreachable!(),
+            }
+        }
+        out
+    }
+    fn attacked(&self, sq: usize, by_white: bool) -> bool {
+        let mut probe = self.clone();
+        probe.ep = None;
+        // A stand-in piece on `sq`, so that pawn captures onto it are generated.
+        probe.board[sq] = Some(P { white: !by_white, kind: 'k' });
+        probe.pseudo(by_white).iter().any(|&(_, t, _)| t == sq)
+    }
+    fn king(&self, white: bool) -> usize {
+        (0..64).find(|&s| self.board[s] == Some(P { white, kind: 'k' })).unwrap()
+    }
+    fn play(&self, from: usize, to: usize, promo: Option<char>) -> Oracle {
+        let mut n = self.clone();
+        let p = n.board[from].take().unwrap();
+        n.ep = None;
+        if p.kind == 'p' && self.ep == Some(to) && self.board[to].is_none() {
+            // The captured pawn stands one cell beyond the en passant square.
+            let c = self.cell(to);
+            let victim = self.at((c.0, c.1 + if p.white { -1 } else { 1 })).unwrap();
+            n.board[victim] = None;
+        }
+        if p.kind == 'p' && (from / 8 == 1 || from / 8 == 6) && (to / 8 == 3 || to / 8 == 4) {
+            let c = self.cell(from);
+            let mid = self.at((c.0, c.1 + if p.white { 1 } else { -1 })).unwrap();
+            if mid != to {
+                n.ep = Some(mid);
+            }
+        }
+        n.board[to] = Some(P { white: p.white, kind: promo.unwrap_or(p.kind) });
+        for (i, sq) in [7usize, 0, 63, 56].iter().enumerate() {
+            if from == *sq || to == *sq {
+                n.castle[i] = false;
+            }
+        }
+        if p.kind == 'k' {
+            let i = if p.white { 0 } else { 2 };
+            n.castle[i] = false;
+            n.castle[i + 1] = false;
+        }
+        n.white = !self.white;
+        n
+    }
+    fn legal(&self) -> Vec<Oracle> {
+        let mut out = Vec::new();
+        for (from, to, promo) in self.pseudo(self.white) {
+            let n = self.play(from, to, promo);
+            if !n.attacked(n.king(self.white), !self.white) {
+                out.push(n);
+            }
+        }
+        // Castling by name on the back rank (the standard array only).
+        let (k, base) = if self.white { (0, 0) } else { (2, 56) };
+        for (side, right) in [(0usize, self.castle[k]), (1, self.castle[k + 1])] {
+            if !right || self.board[base + 4] != Some(P { white: self.white, kind: 'k' }) {
+                continue;
+            }
+            let (rook, kto, rto, empty, safe): (usize, usize, usize, Vec<usize>, Vec<usize>) = if side == 0 {
+                (base + 7, base + 6, base + 5, vec![base + 5, base + 6], vec![base + 4, base + 5, base + 6])
+            } else {
+                (base, base + 2, base + 3, vec![base + 1, base + 2, base + 3], vec![base + 4, base + 3, base + 2])
+            };
+            if self.board[rook] != Some(P { white: self.white, kind: 'r' }) {
+                continue;
+            }
+            let exists = |s: usize| self.at(self.cell(s)) == Some(s);
+            if empty.iter().any(|&s| self.board[s].is_some() || !exists(s)) {
+                continue;
+            }
+            if safe.iter().any(|&s| self.attacked(s, !self.white)) {
+                continue;
+            }
+            let mut n = self.play(base + 4, kto, None);
+            n.board[rook] = None;
+            n.board[rto] = Some(P { white: self.white, kind: 'r' });
+            out.push(n);
+        }
+        out
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.legal().iter().map(|n| n.perft(depth - 1)).sum()
+    }
+}
+
+fn oracle_start(dx: i32, dy: i32, fly: bool) -> Oracle {
+    let mut board = [None; 64];
+    let back = ['r', 'n', 'b', 'q', 'k', 'b', 'n', 'r'];
+    for f in 0..8 {
+        board[f] = Some(P { white: true, kind: back[f] });
+        board[8 + f] = Some(P { white: true, kind: 'p' });
+        board[48 + f] = Some(P { white: false, kind: 'p' });
+        board[56 + f] = Some(P { white: false, kind: back[f] });
+    }
+    Oracle { board, white: true, castle: [true; 4], ep: None, dx, dy, fly }
+}
+
+/// Displacements whose halves leave every start square in existence.
+const DISPLACEMENTS: [(i32, i32); 8] = [(1, 0), (-1, 0), (3, 0), (8, 4), (0, -1), (2, -2), (-8, 0), (4, -4)];
+
+#[test]
+fn start_position_perft_agrees_with_the_oracle() {
+    for (dx, dy) in DISPLACEMENTS {
+        for fly in [false, true] {
+            let line = format!(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - earthquake \"{dx} {dy}\";{}",
+                if fly { " void fly;" } else { "" }
+            );
+            let p = problem(&line);
+            let o = oracle_start(dx, dy, fly);
+            for depth in 1..=3 {
+                assert_eq!(p.game.perft(&p.position, depth, true), o.perft(depth), "({dx},{dy}) fly={fly} depth {depth}");
+            }
+        }
+    }
+}
+
+#[test]
+fn recorded_perft_counts() {
+    // positions/earthquake/perft.epd: the start position on displaced boards, both void
+    // rules; counts computed by fairysolve and cross-checked above to depth 3.
+    let mut lines = 0;
+    let mut rules = std::collections::HashSet::new();
+    for p in common::problems("positions/earthquake/perft.epd") {
+        let eq = p.game.earthquake().expect("an Earthquake line");
+        rules.insert((eq.displacement(), eq.void_rule()));
+        for (depth, want) in common::expected_counts(&p.record) {
+            if want <= 5_000_000 {
+                assert_eq!(p.game.perft(&p.position, depth, true), want, "line {} depth {depth}", p.record.line);
+            }
+        }
+        lines += 1;
+    }
+    assert!(lines >= 12 && rules.len() >= 12, "{lines} lines, {} boards", rules.len());
+}
+
+#[test]
+fn zero_displacement_equals_fide() {
+    for p in common::problems("positions/perft/standard.epd").into_iter().take(4) {
+        let line = format!("{} earthquake \"0 0\";", p.record.fen_text);
+        let eq = problem(&line);
+        assert!(matches!(eq.game, AnyGame::Earthquake(_)));
+        for depth in 1..=3 {
+            assert_eq!(eq.game.perft(&eq.position, depth, true), p.game.perft(&p.position, depth, true));
+        }
+    }
+}
+
+fn mirror_line(pos: &Position) -> String {
+    let fen = fairysolve::fen::write_epd_fields(pos);
+    let mut f = fen.split(' ');
+    let placement: Vec<String> = f
+        .next()
+        .unwrap()
+        .split('/')
+        .map(|rank| {
+            let mut cells = String::new();
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(n) => cells.push_str(&".".repeat(n as usize)),
+                    None => cells.push(c),
+                }
+            }
+            let rev: String = cells.chars().rev().collect();
+            let mut out = String::new();
+            let mut run = 0;
+            for c in rev.chars() {
+                if c == '.' {
+                    run += 1;
+                } else {
+                    if run > 0 {
+                        out.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+            out
+        })
+        .collect();
+    let side = f.next().unwrap();
+    format!("{} {side} - -", placement.join("/"))
+}
+
+#[test]
+fn mirroring_with_the_displacement_keeps_perft() {
+    // Positions without castling or en passant (the castling array is not symmetric).
+    let lines = [
+        "r3k3/1p3p2/2n1b3/8/3P4/2N2Q2/1P3PP1/4K2R w - -",
+        "4k3/pp4pp/8/3q4/8/2B5/PP3PPP/R3K3 b - -",
+        "1k6/8/8/2r5/8/5N2/1P6/4K3 w - -",
+    ];
+    for base in lines {
+        for (dx, dy) in [(1, 0), (3, -1), (-2, -3), (-5, 0)] {
+            for fly in ["", " void fly;"] {
+                let line = format!("{base} earthquake \"{dx} {dy}\";{fly}");
+                let a = problem(&line);
+                let m = problem(&format!("{} earthquake \"{} {dy}\";{fly}", mirror_line(&a.position), -dx));
+                for depth in 1..=3 {
+                    assert_eq!(a.game.perft(&a.position, depth, true), m.game.perft(&m.position, depth, true), "{line} depth {depth}");
+                }
+            }
+        }
+    }
+}
