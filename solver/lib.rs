@@ -11,6 +11,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod diagram;
 pub mod epd;
 pub mod fen;
 pub mod game;

@@ -26,7 +26,12 @@ pub fn perft_fide<G: Geometry>(geo: &G, pos: &Position, depth: u32, bulk: bool) 
 }
 
 /// Perft split by first move, in generation order.
-pub fn divide<G: Geometry>(game: &Game<G>, pos: &Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+pub fn divide<G: Geometry>(
+    game: &Game<G>,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }

@@ -86,7 +86,10 @@ fn displacement(rec: &Record, o: &Operation) -> Result<(i32, i32), LineError> {
     let [dx, dy] = parts.as_slice() else {
         return Err(bad());
     };
-    let (dx, dy): (i32, i32) = (dx.parse().map_err(|_| bad())?, dy.parse().map_err(|_| bad())?);
+    let (dx, dy): (i32, i32) = (
+        dx.parse().map_err(|_| bad())?,
+        dy.parse().map_err(|_| bad())?,
+    );
     if dx.abs() > MAX_DISPLACEMENT || dy.abs() > MAX_DISPLACEMENT {
         return Err(at(
             rec,
@@ -159,7 +162,10 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     }
 
     let game = match op("earthquake") {
-        None => AnyGame::Standard(Game { geo: Standard, rules }),
+        None => AnyGame::Standard(Game {
+            geo: Standard,
+            rules,
+        }),
         Some(o) => {
             let (dx, dy) = displacement(&rec, o)?;
             let void = match op("void") {

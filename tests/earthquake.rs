@@ -32,7 +32,13 @@ fn sorted(v: &[&str]) -> Vec<String> {
 fn rule_3_2_the_rook_from_a1_on_1_0() {
     // a2, a3, a4, then b5, b6, ...; along the rank b1..h1; nothing to the left (void).
     let got = moves_from("7k/8/8/8/8/8/8/R6K w - - earthquake \"1 0\";", "a1");
-    assert_eq!(got, sorted(&["a1a2", "a1a3", "a1a4", "a1b5", "a1b6", "a1b7", "a1b8", "a1b1", "a1c1", "a1d1", "a1e1", "a1f1", "a1g1"]));
+    assert_eq!(
+        got,
+        sorted(&[
+            "a1a2", "a1a3", "a1a4", "a1b5", "a1b6", "a1b7", "a1b8", "a1b1", "a1c1", "a1d1", "a1e1",
+            "a1f1", "a1g1"
+        ])
+    );
 }
 
 #[test]
@@ -75,22 +81,40 @@ fn rule_3_3_and_3_5_no_rank_5_on_0_1_and_the_double_step_e7_e4() {
 
 #[test]
 fn rule_3_3_a_piece_on_a_missing_square_is_refused() {
-    let err = fairysolve::problem::from_record(match fairysolve::epd::parse_line("4k3/8/8/1R6/8/8/8/4K3 w - - earthquake \"0 3\";", 1) {
-        Ok(fairysolve::epd::Line::Position(r)) => *r,
-        _ => unreachable!(),
-    })
+    let err = fairysolve::problem::from_record(
+        match fairysolve::epd::parse_line("4k3/8/8/1R6/8/8/8/4K3 w - - earthquake \"0 3\";", 1) {
+            Ok(fairysolve::epd::Line::Position(r)) => *r,
+            _ => unreachable!(),
+        },
+    )
     .unwrap_err();
-    assert!(err.message.contains("earthquake: b5 does not exist on a (0,3) board"), "{err}");
+    assert!(
+        err.message
+            .contains("earthquake: b5 does not exist on a (0,3) board"),
+        "{err}"
+    );
 }
 
 #[test]
 fn rule_3_4_the_void_row_of_0_minus_1() {
     // Block: the rook and the pawn stop at the void row; fly: the rook skips it.
     let block = moves_from("7k/8/8/8/R7/8/8/7K w - - earthquake \"0 -1\";", "a4");
-    assert!(!block.iter().any(|m| m.ends_with('5') || m.ends_with('6')), "{block:?}");
-    let fly = moves_from("7k/8/8/8/R7/8/8/7K w - - earthquake \"0 -1\"; void fly;", "a4");
-    assert!(fly.contains(&"a4a5".to_string()) && fly.contains(&"a4a8".to_string()), "{fly:?}");
-    let pawn = moves_from("7k/8/8/8/4P3/8/8/7K w - - earthquake \"0 -1\"; void fly;", "e4");
+    assert!(
+        !block.iter().any(|m| m.ends_with('5') || m.ends_with('6')),
+        "{block:?}"
+    );
+    let fly = moves_from(
+        "7k/8/8/8/R7/8/8/7K w - - earthquake \"0 -1\"; void fly;",
+        "a4",
+    );
+    assert!(
+        fly.contains(&"a4a5".to_string()) && fly.contains(&"a4a8".to_string()),
+        "{fly:?}"
+    );
+    let pawn = moves_from(
+        "7k/8/8/8/4P3/8/8/7K w - - earthquake \"0 -1\"; void fly;",
+        "e4",
+    );
     assert!(pawn.is_empty(), "pawns never fly: {pawn:?}");
 }
 
@@ -126,10 +150,15 @@ impl Oracle {
     }
     fn at(&self, c: (i32, i32)) -> Option<usize> {
         // The lower half lies on top.
-        (0..32).find(|&s| self.cell(s) == c).or_else(|| (32..64).find(|&s| self.cell(s) == c))
+        (0..32)
+            .find(|&s| self.cell(s) == c)
+            .or_else(|| (32..64).find(|&s| self.cell(s) == c))
     }
     fn in_box(&self, c: (i32, i32)) -> bool {
-        c.0 >= 0.min(self.dx) && c.0 <= 7.max(7 + self.dx) && c.1 >= 4.min(self.dy) && c.1 <= 7.max(3 + self.dy)
+        c.0 >= 0.min(self.dx)
+            && c.0 <= 7.max(7 + self.dx)
+            && c.1 >= 4.min(self.dy)
+            && c.1 <= 7.max(3 + self.dy)
     }
     fn ray(&self, from: usize, d: (i32, i32)) -> Vec<usize> {
         let mut out = Vec::new();
@@ -154,7 +183,16 @@ impl Oracle {
         let mut out = Vec::new();
         let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
         let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-        let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+        let knight = [
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ];
         for from in 0..64 {
             let Some(p) = self.board[from] else { continue };
             if p.white != white {
@@ -164,7 +202,11 @@ impl Oracle {
             let c = self.cell(from);
             match p.kind {
                 'n' | 'k' => {
-                    let deltas: Vec<(i32, i32)> = if p.kind == 'n' { knight.to_vec() } else { rook.iter().chain(bishop.iter()).copied().collect() };
+                    let deltas: Vec<(i32, i32)> = if p.kind == 'n' {
+                        knight.to_vec()
+                    } else {
+                        rook.iter().chain(bishop.iter()).copied().collect()
+                    };
                     for d in deltas {
                         if let Some(t) = self.at((c.0 + d.0, c.1 + d.1)) {
                             if free(t) {
@@ -207,7 +249,8 @@ impl Oracle {
                     }
                     for side in [-1, 1] {
                         if let Some(t) = self.at((c.0 + side, c.1 + up)) {
-                            if self.board[t].is_some_and(|q| q.white != white) || self.ep == Some(t) {
+                            if self.board[t].is_some_and(|q| q.white != white) || self.ep == Some(t)
+                            {
                                 targets.push(t);
                             }
                         }
@@ -231,11 +274,16 @@ impl Oracle {
         let mut probe = self.clone();
         probe.ep = None;
         // A stand-in piece on `sq`, so that pawn captures onto it are generated.
-        probe.board[sq] = Some(P { white: !by_white, kind: 'k' });
+        probe.board[sq] = Some(P {
+            white: !by_white,
+            kind: 'k',
+        });
         probe.pseudo(by_white).iter().any(|&(_, t, _)| t == sq)
     }
     fn king(&self, white: bool) -> usize {
-        (0..64).find(|&s| self.board[s] == Some(P { white, kind: 'k' })).unwrap()
+        (0..64)
+            .find(|&s| self.board[s] == Some(P { white, kind: 'k' }))
+            .unwrap()
     }
     fn play(&self, from: usize, to: usize, promo: Option<char>) -> Oracle {
         let mut n = self.clone();
@@ -254,7 +302,10 @@ impl Oracle {
                 n.ep = Some(mid);
             }
         }
-        n.board[to] = Some(P { white: p.white, kind: promo.unwrap_or(p.kind) });
+        n.board[to] = Some(P {
+            white: p.white,
+            kind: promo.unwrap_or(p.kind),
+        });
         for (i, sq) in [7usize, 0, 63, 56].iter().enumerate() {
             if from == *sq || to == *sq {
                 n.castle[i] = false;
@@ -269,25 +320,59 @@ impl Oracle {
         n
     }
     fn legal(&self) -> Vec<Oracle> {
+        self.legal_moves().into_iter().map(|(_, n)| n).collect()
+    }
+    /// Legal moves as coordinates (`e2e4`, `e7e8q`; castling as the king's move) with
+    /// the position each leads to.
+    fn legal_moves(&self) -> Vec<(String, Oracle)> {
+        let name = |s: usize| format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1);
         let mut out = Vec::new();
         for (from, to, promo) in self.pseudo(self.white) {
             let n = self.play(from, to, promo);
             if !n.attacked(n.king(self.white), !self.white) {
-                out.push(n);
+                let mut m = format!("{}{}", name(from), name(to));
+                if let Some(p) = promo {
+                    m.push(p);
+                }
+                out.push((m, n));
             }
         }
         // Castling by name on the back rank (the standard array only).
         let (k, base) = if self.white { (0, 0) } else { (2, 56) };
         for (side, right) in [(0usize, self.castle[k]), (1, self.castle[k + 1])] {
-            if !right || self.board[base + 4] != Some(P { white: self.white, kind: 'k' }) {
+            if !right
+                || self.board[base + 4]
+                    != Some(P {
+                        white: self.white,
+                        kind: 'k',
+                    })
+            {
                 continue;
             }
-            let (rook, kto, rto, empty, safe): (usize, usize, usize, Vec<usize>, Vec<usize>) = if side == 0 {
-                (base + 7, base + 6, base + 5, vec![base + 5, base + 6], vec![base + 4, base + 5, base + 6])
-            } else {
-                (base, base + 2, base + 3, vec![base + 1, base + 2, base + 3], vec![base + 4, base + 3, base + 2])
-            };
-            if self.board[rook] != Some(P { white: self.white, kind: 'r' }) {
+            let (rook, kto, rto, empty, safe): (usize, usize, usize, Vec<usize>, Vec<usize>) =
+                if side == 0 {
+                    (
+                        base + 7,
+                        base + 6,
+                        base + 5,
+                        vec![base + 5, base + 6],
+                        vec![base + 4, base + 5, base + 6],
+                    )
+                } else {
+                    (
+                        base,
+                        base + 2,
+                        base + 3,
+                        vec![base + 1, base + 2, base + 3],
+                        vec![base + 4, base + 3, base + 2],
+                    )
+                };
+            if self.board[rook]
+                != Some(P {
+                    white: self.white,
+                    kind: 'r',
+                })
+            {
                 continue;
             }
             let exists = |s: usize| self.at(self.cell(s)) == Some(s);
@@ -299,10 +384,29 @@ impl Oracle {
             }
             let mut n = self.play(base + 4, kto, None);
             n.board[rook] = None;
-            n.board[rto] = Some(P { white: self.white, kind: 'r' });
-            out.push(n);
+            n.board[rto] = Some(P {
+                white: self.white,
+                kind: 'r',
+            });
+            out.push((format!("{}{}", name(base + 4), name(kto)), n));
         }
         out
+    }
+    fn in_check(&self) -> bool {
+        self.attacked(self.king(self.white), !self.white)
+    }
+    /// Whether the side to move mates within `n` of its moves.
+    fn wins(&self, n: u32) -> bool {
+        self.legal().iter().any(|after| after.loses(n))
+    }
+    /// Whether the side to move (the defender) is mated now or loses within `n` attacker
+    /// moves counting the one just played.
+    fn loses(&self, n: u32) -> bool {
+        let replies = self.legal();
+        if replies.is_empty() {
+            return self.in_check();
+        }
+        n > 1 && replies.iter().all(|r| r.wins(n - 1))
     }
     fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
@@ -312,20 +416,69 @@ impl Oracle {
     }
 }
 
+/// The oracle's copy of a position read by fairysolve (placement and side only).
+fn oracle_from(pos: &Position, dx: i32, dy: i32, fly: bool) -> Oracle {
+    let mut board = [None; 64];
+    for (sq, piece) in pos.board().pieces() {
+        board[sq.index()] = Some(P {
+            white: piece.color == fairysolve::Color::White,
+            kind: piece.role.char(),
+        });
+    }
+    Oracle {
+        board,
+        white: pos.turn() == fairysolve::Color::White,
+        castle: [false; 4],
+        ep: None,
+        dx,
+        dy,
+        fly,
+    }
+}
+
 fn oracle_start(dx: i32, dy: i32, fly: bool) -> Oracle {
     let mut board = [None; 64];
     let back = ['r', 'n', 'b', 'q', 'k', 'b', 'n', 'r'];
     for f in 0..8 {
-        board[f] = Some(P { white: true, kind: back[f] });
-        board[8 + f] = Some(P { white: true, kind: 'p' });
-        board[48 + f] = Some(P { white: false, kind: 'p' });
-        board[56 + f] = Some(P { white: false, kind: back[f] });
+        board[f] = Some(P {
+            white: true,
+            kind: back[f],
+        });
+        board[8 + f] = Some(P {
+            white: true,
+            kind: 'p',
+        });
+        board[48 + f] = Some(P {
+            white: false,
+            kind: 'p',
+        });
+        board[56 + f] = Some(P {
+            white: false,
+            kind: back[f],
+        });
     }
-    Oracle { board, white: true, castle: [true; 4], ep: None, dx, dy, fly }
+    Oracle {
+        board,
+        white: true,
+        castle: [true; 4],
+        ep: None,
+        dx,
+        dy,
+        fly,
+    }
 }
 
 /// Displacements whose halves leave every start square in existence.
-const DISPLACEMENTS: [(i32, i32); 8] = [(1, 0), (-1, 0), (3, 0), (8, 4), (0, -1), (2, -2), (-8, 0), (4, -4)];
+const DISPLACEMENTS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (3, 0),
+    (8, 4),
+    (0, -1),
+    (2, -2),
+    (-8, 0),
+    (4, -4),
+];
 
 #[test]
 fn start_position_perft_agrees_with_the_oracle() {
@@ -338,7 +491,11 @@ fn start_position_perft_agrees_with_the_oracle() {
             let p = problem(&line);
             let o = oracle_start(dx, dy, fly);
             for depth in 1..=3 {
-                assert_eq!(p.game.perft(&p.position, depth, true), o.perft(depth), "({dx},{dy}) fly={fly} depth {depth}");
+                assert_eq!(
+                    p.game.perft(&p.position, depth, true),
+                    o.perft(depth),
+                    "({dx},{dy}) fly={fly} depth {depth}"
+                );
             }
         }
     }
@@ -355,22 +512,37 @@ fn recorded_perft_counts() {
         rules.insert((eq.displacement(), eq.void_rule()));
         for (depth, want) in common::expected_counts(&p.record) {
             if want <= 5_000_000 {
-                assert_eq!(p.game.perft(&p.position, depth, true), want, "line {} depth {depth}", p.record.line);
+                assert_eq!(
+                    p.game.perft(&p.position, depth, true),
+                    want,
+                    "line {} depth {depth}",
+                    p.record.line
+                );
             }
         }
         lines += 1;
     }
-    assert!(lines >= 12 && rules.len() >= 12, "{lines} lines, {} boards", rules.len());
+    assert!(
+        lines >= 12 && rules.len() >= 12,
+        "{lines} lines, {} boards",
+        rules.len()
+    );
 }
 
 #[test]
 fn zero_displacement_equals_fide() {
-    for p in common::problems("positions/perft/standard.epd").into_iter().take(4) {
+    for p in common::problems("positions/perft/standard.epd")
+        .into_iter()
+        .take(4)
+    {
         let line = format!("{} earthquake \"0 0\";", p.record.fen_text);
         let eq = problem(&line);
         assert!(matches!(eq.game, AnyGame::Earthquake(_)));
         for depth in 1..=3 {
-            assert_eq!(eq.game.perft(&eq.position, depth, true), p.game.perft(&p.position, depth, true));
+            assert_eq!(
+                eq.game.perft(&eq.position, depth, true),
+                p.game.perft(&p.position, depth, true)
+            );
         }
     }
 }
@@ -427,11 +599,125 @@ fn mirroring_with_the_displacement_keeps_perft() {
             for fly in ["", " void fly;"] {
                 let line = format!("{base} earthquake \"{dx} {dy}\";{fly}");
                 let a = problem(&line);
-                let m = problem(&format!("{} earthquake \"{} {dy}\";{fly}", mirror_line(&a.position), -dx));
+                let m = problem(&format!(
+                    "{} earthquake \"{} {dy}\";{fly}",
+                    mirror_line(&a.position),
+                    -dx
+                ));
                 for depth in 1..=3 {
-                    assert_eq!(a.game.perft(&a.position, depth, true), m.game.perft(&m.position, depth, true), "{line} depth {depth}");
+                    assert_eq!(
+                        a.game.perft(&a.position, depth, true),
+                        m.game.perft(&m.position, depth, true),
+                        "{line} depth {depth}"
+                    );
                 }
             }
         }
     }
+}
+
+#[test]
+fn composed_twomovers_key_sets() {
+    let table = fairysolve::search::tt::Table::new(8);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = fairysolve::search::solution::SolveOptions {
+        tree: false,
+        ..Default::default()
+    };
+    let all = common::problems("positions/earthquake/problems.epd");
+    assert!(all.len() >= 8);
+    let all: Vec<_> = all
+        .into_iter()
+        .filter(|p| p.game.rules().trapdoor.is_none())
+        .collect();
+    for p in all {
+        let want = p
+            .record
+            .get("c1")
+            .and_then(|o| o.single())
+            .unwrap()
+            .strip_prefix("keys: ")
+            .unwrap()
+            .to_string();
+        let sol = p
+            .game
+            .solve(&table, &p.position, 2, &opts, &stop, &|_, _| {});
+        let mut keys: Vec<String> = sol
+            .keys
+            .iter()
+            .map(|(m, _)| m.coord(false).to_string())
+            .collect();
+        keys.sort();
+        assert_eq!(keys.join(" "), want, "{:?}", p.id());
+        // The independent search agrees on every first move.
+        let eq = p.game.earthquake().unwrap();
+        let (dx, dy) = eq.displacement();
+        let o = oracle_from(
+            &p.position,
+            dx,
+            dy,
+            eq.void_rule() == fairysolve::geometry::VoidRule::Fly,
+        );
+        let mut oracle_keys: Vec<String> = o
+            .legal_moves()
+            .into_iter()
+            .filter(|(_, n)| n.loses(2))
+            .map(|(m, _)| m)
+            .collect();
+        oracle_keys.sort();
+        assert_eq!(oracle_keys.join(" "), want, "{:?} (oracle)", p.id());
+    }
+}
+
+#[test]
+fn zero_displacement_twomovers_equal_fide() {
+    let table = fairysolve::search::tt::Table::new(8);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = fairysolve::search::solution::SolveOptions {
+        tree: false,
+        ..Default::default()
+    };
+    for p in common::problems("positions/orthodox/twomovers.epd")
+        .into_iter()
+        .take(20)
+    {
+        let eq = problem(&format!("{} earthquake \"0 0\"; dm 2;", p.record.fen_text));
+        let a: Vec<_> = p
+            .game
+            .solve(&table, &p.position, 2, &opts, &stop, &|_, _| {})
+            .keys;
+        let b: Vec<_> = eq
+            .game
+            .solve(&table, &eq.position, 2, &opts, &stop, &|_, _| {})
+            .keys;
+        assert_eq!(a, b, "{:?}", p.id());
+    }
+}
+
+#[test]
+fn earthquake_with_trapdoor() {
+    // Both modifiers on one line. Black's king is ticking with one move left; White's
+    // Ka6 takes a7 and b7 and unmasks the b1 rook, which flies over the void row of the
+    // (0,-1) board to b8: Black must move the h-pawn and the king falls (rules.md 1.6,
+    // 3.4). With the void blocking, the rook never reaches b8 and nothing wins at once.
+    let line =
+        "k7/7p/1K6/8/8/8/8/1R6 w - - earthquake \"0 -1\"; trapdoor 1; timers \"a8:1\"; dm 1;";
+    let table = fairysolve::search::tt::Table::new(8);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = fairysolve::search::solution::SolveOptions {
+        tree: false,
+        ..Default::default()
+    };
+    let keys = |line: &str| -> Vec<String> {
+        let p = problem(line);
+        assert!(p.game.rules().trapdoor.is_some() && p.game.earthquake().is_some());
+        p.game
+            .solve(&table, &p.position, 1, &opts, &stop, &|_, _| {})
+            .keys
+            .iter()
+            .map(|(m, _)| m.coord(false).to_string())
+            .collect()
+    };
+    assert_eq!(keys(&format!("{line} void fly;")), vec!["b6a6"]);
+    assert!(keys(line).is_empty());
 }

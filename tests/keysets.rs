@@ -37,7 +37,9 @@ fn check_collection(rel: &str, threads: usize, min: usize) {
     assert!(all.len() >= min, "{rel}: {} problems", all.len());
     for p in all {
         let n = p.stipulation.expect("dm").moves;
-        let sol = p.game.solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
+        let sol = p
+            .game
+            .solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
         assert!(sol.complete());
         let mut keys: Vec<String> = sol
             .keys
@@ -85,7 +87,9 @@ fn composed_suite_fourmovers() {
             continue;
         }
         let n = p.stipulation.unwrap().moves;
-        let sol = p.game.solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
+        let sol = p
+            .game
+            .solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
         let mut keys: Vec<String> = sol
             .keys
             .iter()
@@ -111,7 +115,9 @@ fn results_equal_for_one_and_two_threads() {
                 tries: true,
                 ..SolveOptions::default()
             };
-            let s = p.game.solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
+            let s = p
+                .game
+                .solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
             let tries: Vec<_> = s
                 .tries
                 .iter()

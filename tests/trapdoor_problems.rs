@@ -36,7 +36,9 @@ fn trapdoor_collection_key_sets() {
                 ..SolveOptions::default()
             };
             let n = p.stipulation.unwrap().moves;
-            let sol = p.game.solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
+            let sol = p
+                .game
+                .solve(&table, &p.position, n, &opts, &stop, &|_, _| {});
             let mut keys: Vec<String> = sol
                 .keys
                 .iter()

@@ -185,7 +185,9 @@ fn rule_1_6_the_defenders_king_falling_wins_without_check() {
         tree: false,
         ..SolveOptions::default()
     };
-    let sol = p.game.solve(&table, &p.position, 1, &opts, &stop, &|_, _| {});
+    let sol = p
+        .game
+        .solve(&table, &p.position, 1, &opts, &stop, &|_, _| {});
     let keys: Vec<String> = sol
         .keys
         .iter()

@@ -5,6 +5,7 @@ mod bench;
 mod input;
 mod perft;
 mod replay;
+mod show;
 mod solve;
 
 use clap::{Args, Parser, Subcommand};
@@ -31,6 +32,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Measure perft and solver speed on the bundled suites (optionally beside a peer).
     Bench(bench::BenchArgs),
+    /// Draw positions as they lie (Earthquake boards physically, with square names).
+    Show(show::ShowArgs),
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -125,6 +128,7 @@ pub fn run() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Show(args) => show::run(args),
     };
     if ok {
         ExitCode::SUCCESS

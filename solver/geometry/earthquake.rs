@@ -173,8 +173,10 @@ impl Earthquake {
                 for t in path {
                     mask.set(*t);
                 }
-                let up = path.windows(2).all(|w| w[0] < w[1]) && path.first().is_none_or(|f| *f > sq);
-                let down = path.windows(2).all(|w| w[0] > w[1]) && path.first().is_none_or(|f| *f < sq);
+                let up =
+                    path.windows(2).all(|w| w[0] < w[1]) && path.first().is_none_or(|f| *f > sq);
+                let down =
+                    path.windows(2).all(|w| w[0] > w[1]) && path.first().is_none_or(|f| *f < sq);
                 let order = if up {
                     Order::Up
                 } else if down {
@@ -301,7 +303,11 @@ mod tests {
     fn zero_displacement_is_the_standard_board() {
         let eq = Earthquake::new(0, 0, VoidRule::Block);
         for sq in Square::all() {
-            for occ in [Bitboard::EMPTY, Bitboard(0x0042_0018_2400_8100), Bitboard(0xFFFF_0000_0000_FFFF)] {
+            for occ in [
+                Bitboard::EMPTY,
+                Bitboard(0x0042_0018_2400_8100),
+                Bitboard(0xFFFF_0000_0000_FFFF),
+            ] {
                 assert_eq!(eq.rook_attacks(sq, occ), Standard.rook_attacks(sq, occ));
                 assert_eq!(eq.bishop_attacks(sq, occ), Standard.bishop_attacks(sq, occ));
             }
