@@ -10,9 +10,9 @@ use std::collections::HashMap;
 /// The diagram, top row first. Each cell is `Pa1` (piece letter, or `.` for an empty
 /// square, then the square's name); void cells are blank.
 pub fn diagram(game: &AnyGame, pos: &Position) -> String {
-    let squares = game.squares();
+    let squares = game.squares(pos);
     let cell = |sq: Square| -> (i32, i32) {
-        match game.earthquake() {
+        match game.earthquake(pos) {
             Some(eq) => eq.cell(sq),
             None => (sq.file() as i32, sq.rank() as i32),
         }

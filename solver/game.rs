@@ -3,7 +3,7 @@
 //! the legal moves, the result of playing one, and whether a side is mated.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::{Earthquake, Geometry, Standard};
+use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -55,32 +55,45 @@ pub enum Status {
 const MAX_MATE_RECURSION: u32 = 32;
 
 #[derive(Clone, Debug, Default)]
-pub struct Game<G: Geometry = Standard> {
-    pub geo: G,
+pub struct Game<T: Terrain = Standard> {
+    pub terrain: T,
     pub rules: Rules,
 }
 
 impl Game<Standard> {
     pub fn fide() -> Game<Standard> {
         Game {
-            geo: Standard,
+            terrain: Standard,
             rules: Rules::default(),
         }
     }
 
     pub fn new(rules: Rules) -> Game<Standard> {
         Game {
-            geo: Standard,
+            terrain: Standard,
             rules,
         }
     }
 }
 
-impl<G: Geometry> Game<G> {
+impl<T: Terrain> Game<T> {
+    /// The geometry in force in `pos`.
+    #[inline(always)]
+    pub fn geo(&self, pos: &Position) -> &T::Geo {
+        self.terrain.at(pos)
+    }
+
+    /// No rule modifier and a fixed board: FIDE rules on this geometry, where the fast
+    /// paths of the move generator and the solver apply.
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        self.rules.is_fide() && !self.terrain.shifts()
+    }
+
     /// Whether the king of the side to move is attacked.
     #[inline(always)]
     pub fn in_check(&self, pos: &Position) -> bool {
-        movegen::king_attacked(&self.geo, pos, pos.turn())
+        movegen::king_attacked(self.geo(pos), pos, pos.turn())
     }
 
     /// Every legal move of the side to move, including moves that only lose (a move
@@ -95,8 +108,41 @@ impl<G: Geometry> Game<G> {
     #[inline]
     pub fn legal_moves_into(&self, pos: &Position, moves: &mut MoveList) {
         moves.clear();
-        movegen::generate(&self.geo, pos, moves);
+        movegen::generate(self.geo(pos), pos, moves);
+        if self.terrain.shifts() {
+            self.add_aftershocks(pos, moves);
+        }
         self.retain_legal(pos, moves);
+    }
+
+    /// Adds the aftershocks the side to move may play (rules.md 3.7): a use left, a new
+    /// dx in range that is not the one the opponent just left, no occupied square
+    /// vanishing, and the own king not attacked on the shifted board. (Falls under
+    /// Trapdoor are judged with the other moves in `retain_legal`.)
+    fn add_aftershocks(&self, pos: &Position, moves: &mut MoveList) {
+        let us = pos.turn();
+        let quake = pos.quake();
+        if quake.shocks[us.index()] == 0 {
+            return;
+        }
+        let occupied = pos.board().occupied();
+        for dx in Shifting::MIN_DX..=Shifting::MAX_DX {
+            if dx == quake.dx || Some(dx) == quake.no_return {
+                continue;
+            }
+            let Some(geo) = self.terrain.shifted(dx) else {
+                continue;
+            };
+            if (occupied - geo.squares()).is_nonempty() {
+                continue;
+            }
+            if let Some(king) = pos.board().king(us) {
+                if crate::attacks::is_attacked(geo, pos.board(), king, !us, occupied) {
+                    continue;
+                }
+            }
+            moves.push(Move::aftershock(dx));
+        }
     }
 
     /// Keeps the moves of a list of FIDE-legal moves that are legal under these rules.
@@ -121,10 +167,24 @@ impl<G: Geometry> Game<G> {
             None => Bitboard::EMPTY,
         };
         match self.rules.trapdoor {
-            Some(td) if expiring.is_nonempty() => movegen::legal_moves(&self.geo, pos)
-                .iter()
-                .any(|&mv| self.trapdoor_legal(&td, pos, mv, expiring, depth)),
-            _ => movegen::has_legal_move(&self.geo, pos),
+            Some(td) if expiring.is_nonempty() || self.terrain.shifts() => {
+                let mut moves = MoveList::new();
+                movegen::generate(self.geo(pos), pos, &mut moves);
+                if self.terrain.shifts() {
+                    self.add_aftershocks(pos, &mut moves);
+                }
+                moves
+                    .iter()
+                    .any(|&mv| self.trapdoor_legal(&td, pos, mv, expiring, depth))
+            }
+            None if self.terrain.shifts() => {
+                movegen::has_legal_move(self.geo(pos), pos) || {
+                    let mut moves = MoveList::new();
+                    self.add_aftershocks(pos, &mut moves);
+                    !moves.is_empty()
+                }
+            }
+            _ => movegen::has_legal_move(self.geo(pos), pos),
         }
     }
 
@@ -161,7 +221,11 @@ impl<G: Geometry> Game<G> {
         let arrivals = Position::arrivals(mv);
         // Pieces that leave their squares do not fall; castling moves both.
         let moved = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
-        let expiring = expiring - moved;
+        let expiring = if mv.is_aftershock() {
+            expiring
+        } else {
+            expiring - moved
+        };
         if expiring.is_empty() {
             return true;
         }
@@ -180,11 +244,13 @@ impl<G: Geometry> Game<G> {
                 None => return true,
             }
         };
-        if (self.geo.queen_attacks(king_after, Bitboard::EMPTY) & expiring).is_empty() {
+        if !mv.is_aftershock()
+            && (self.geo(pos).queen_attacks(king_after, Bitboard::EMPTY) & expiring).is_empty()
+        {
             return true;
         }
         let mut p = *pos;
-        p.play_board(&self.geo, mv);
+        p.play_board(self.geo(pos), mv);
         td.arrive(&mut p, arrivals);
         let before_falls = p;
         Trapdoor::count_down(&mut p, us, arrivals);
@@ -193,7 +259,7 @@ impl<G: Geometry> Game<G> {
             return true;
         };
         let exposed =
-            crate::attacks::is_attacked(&self.geo, p.board(), king, !us, p.board().occupied());
+            crate::attacks::is_attacked(self.geo(&p), p.board(), king, !us, p.board().occupied());
         if !exposed {
             return true;
         }
@@ -206,7 +272,7 @@ impl<G: Geometry> Game<G> {
     /// Plays a legal move with every event that follows it.
     pub fn play(&self, pos: &Position, mv: Move) -> Played {
         let mut p = *pos;
-        p.play_board(&self.geo, mv);
+        p.play_board(self.geo(pos), mv);
         let Some(td) = self.rules.trapdoor else {
             return Played {
                 position: p,
@@ -266,8 +332,8 @@ impl<G: Geometry> Game<G> {
     /// Perft under these rules (rules.md 7.1): sequences of exactly `depth` moves; a
     /// game that ends earlier adds nothing, a game-ending move on the last ply counts.
     pub fn perft(&self, pos: &Position, depth: u32, bulk: bool) -> u64 {
-        if self.rules.is_fide() {
-            return crate::perft::perft_fide(&self.geo, pos, depth, bulk);
+        if self.is_plain() {
+            return crate::perft::perft_fide(self.geo(pos), pos, depth, bulk);
         }
         if depth == 0 {
             return 1;
@@ -302,7 +368,7 @@ pub trait Rulebook {
     fn has_legal_move(&self, pos: &Position) -> bool;
 }
 
-impl<G: Geometry> Rulebook for Game<G> {
+impl<T: Terrain> Rulebook for Game<T> {
     fn legal_moves(&self, pos: &Position) -> MoveList {
         Game::legal_moves(self, pos)
     }
@@ -323,6 +389,7 @@ impl<G: Geometry> Rulebook for Game<G> {
 pub enum AnyGame {
     Standard(Game<Standard>),
     Earthquake(Box<Game<Earthquake>>),
+    Aftershocks(Box<Game<Shifting>>),
 }
 
 /// Runs `$body` with `$g` bound to the concrete `&Game<G>` inside an `AnyGame`.
@@ -333,6 +400,10 @@ macro_rules! with_game {
             $crate::game::AnyGame::Standard($g) => $body,
             $crate::game::AnyGame::Earthquake($g) => {
                 let $g: &$crate::game::Game<$crate::geometry::Earthquake> = $g;
+                $body
+            }
+            $crate::game::AnyGame::Aftershocks($g) => {
+                let $g: &$crate::game::Game<$crate::geometry::Shifting> = $g;
                 $body
             }
         }
@@ -346,18 +417,31 @@ impl AnyGame {
     /// The same board under other rule modifiers.
     pub fn with_rules(&self, rules: Rules) -> AnyGame {
         match self {
-            AnyGame::Standard(g) => AnyGame::Standard(Game { geo: g.geo, rules }),
+            AnyGame::Standard(g) => AnyGame::Standard(Game {
+                terrain: g.terrain,
+                rules,
+            }),
             AnyGame::Earthquake(g) => AnyGame::Earthquake(Box::new(Game {
-                geo: g.geo.clone(),
+                terrain: g.terrain.clone(),
+                rules,
+            })),
+            AnyGame::Aftershocks(g) => AnyGame::Aftershocks(Box::new(Game {
+                terrain: g.terrain.clone(),
                 rules,
             })),
         }
     }
-    pub fn earthquake(&self) -> Option<&Earthquake> {
+    /// The Earthquake geometry in force in `pos`, if the board is displaced.
+    pub fn earthquake(&self, pos: &Position) -> Option<&Earthquake> {
         match self {
             AnyGame::Standard(_) => None,
-            AnyGame::Earthquake(g) => Some(&g.geo),
+            AnyGame::Earthquake(g) => Some(&g.terrain),
+            AnyGame::Aftershocks(g) => Some(g.terrain.at(pos)),
         }
+    }
+    /// Whether aftershocks are played.
+    pub fn has_aftershocks(&self) -> bool {
+        matches!(self, AnyGame::Aftershocks(_))
     }
     pub fn legal_moves(&self, pos: &Position) -> MoveList {
         with_game!(self, g => g.legal_moves(pos))
@@ -380,9 +464,9 @@ impl AnyGame {
     pub fn perft(&self, pos: &Position, depth: u32, bulk: bool) -> u64 {
         with_game!(self, g => g.perft(pos, depth, bulk))
     }
-    /// The squares that exist.
-    pub fn squares(&self) -> Bitboard {
-        with_game!(self, g => g.geo.squares())
+    /// The squares that exist in `pos`.
+    pub fn squares(&self, pos: &Position) -> Bitboard {
+        with_game!(self, g => g.geo(pos).squares())
     }
 }
 

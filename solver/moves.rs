@@ -14,6 +14,9 @@ pub enum MoveKind {
     /// `to` is the square of the castling rook (king takes own rook internally).
     Castle,
     Promotion(Role),
+    /// An Earthquake aftershock (rules.md 3.7): the lower half moves to this dx. No
+    /// piece moves; `from`, `to` and `role` carry no meaning.
+    Aftershock(i8),
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -44,6 +47,15 @@ impl Move {
 
     pub fn is_castle(self) -> bool {
         self.kind == MoveKind::Castle
+    }
+
+    /// An aftershock to `dx`.
+    pub fn aftershock(dx: i8) -> Move {
+        Move::new(Role::King, Square::A1, Square::A1, MoveKind::Aftershock(dx))
+    }
+
+    pub fn is_aftershock(self) -> bool {
+        matches!(self.kind, MoveKind::Aftershock(_))
     }
 
     /// Where the king ends up after castling (g- or c-file of its rank).
@@ -82,6 +94,9 @@ pub struct Coord {
 impl fmt::Display for Coord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mv = self.mv;
+        if let MoveKind::Aftershock(dx) = mv.kind {
+            return write!(f, "~{dx}");
+        }
         let to = if mv.is_castle() && !self.chess960 {
             mv.castle_king_to()
         } else {

@@ -2,7 +2,7 @@
 //! benchmark of the move generator.
 
 use crate::game::Game;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Terrain};
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
@@ -26,8 +26,8 @@ pub fn perft_fide<G: Geometry>(geo: &G, pos: &Position, depth: u32, bulk: bool) 
 }
 
 /// Perft split by first move, in generation order.
-pub fn divide<G: Geometry>(
-    game: &Game<G>,
+pub fn divide<T: Terrain>(
+    game: &Game<T>,
     pos: &Position,
     depth: u32,
     bulk: bool,

@@ -55,6 +55,16 @@ impl Timers {
     }
 }
 
+/// Earthquake aftershock state (rules.md 3.7): the lower half's current dx, aftershocks
+/// left for White and Black, and the dx the side to move may not restore this turn.
+/// All zero (and unused) on a board without aftershocks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Quake {
+    pub dx: i8,
+    pub shocks: [u8; 2],
+    pub no_return: Option<i8>,
+}
+
 #[derive(Copy, Clone, Debug)]
 pub struct Position {
     pub(crate) board: Board,
@@ -67,6 +77,7 @@ pub struct Position {
     pub(crate) timers: Timers,
     /// Taxi cash in hand (rules.md 2), White and Black; zero and unused without Taxi.
     pub(crate) cash: [u16; 2],
+    pub(crate) quake: Quake,
     /// Castling is written king-takes-rook (the set-up is not the standard array).
     pub(crate) chess960: bool,
     pub(crate) hash: u64,
@@ -80,6 +91,7 @@ impl PartialEq for Position {
             && self.ep == other.ep
             && self.timers == other.timers
             && self.cash == other.cash
+            && self.quake == other.quake
     }
 }
 
@@ -115,6 +127,7 @@ impl Position {
             fullmoves: fullmoves.min(u16::MAX as u32) as u16,
             timers: Timers::default(),
             cash: [0, 0],
+            quake: Quake::default(),
             chess960,
             hash: 0,
         };
@@ -161,6 +174,18 @@ impl Position {
     pub fn cash(&self, color: Color) -> u32 {
         self.cash[color.index()] as u32
     }
+    #[inline(always)]
+    pub fn quake(&self) -> &Quake {
+        &self.quake
+    }
+
+    /// Sets the aftershock state, keeping the hash.
+    pub fn set_quake(&mut self, quake: Quake) {
+        self.hash ^= zobrist::quake(self.quake.dx, self.quake.shocks, self.quake.no_return);
+        self.quake = quake;
+        self.hash ^= zobrist::quake(quake.dx, quake.shocks, quake.no_return);
+    }
+
     pub fn is_chess960(&self) -> bool {
         self.chess960
     }
@@ -219,6 +244,7 @@ impl Position {
         for c in Color::ALL {
             h ^= zobrist::cash(c, self.cash[c.index()] as u32);
         }
+        h ^= zobrist::quake(self.quake.dx, self.quake.shocks, self.quake.no_return);
         h
     }
 
@@ -281,6 +307,29 @@ impl Position {
         if let Some(ep) = ep {
             self.ep = None;
             self.hash ^= zobrist::en_passant(ep);
+        }
+        if self.quake.no_return.is_some() {
+            // The restriction lasts for one turn only (rules.md 3.7).
+            self.set_quake(Quake {
+                no_return: None,
+                ..self.quake
+            });
+        }
+        if let MoveKind::Aftershock(dx) = mv.kind {
+            let mut shocks = self.quake.shocks;
+            shocks[us.index()] = shocks[us.index()].saturating_sub(1);
+            self.set_quake(Quake {
+                dx,
+                shocks,
+                no_return: Some(self.quake.dx),
+            });
+            self.halfmoves = self.halfmoves.saturating_add(1);
+            if us == Color::Black {
+                self.fullmoves = self.fullmoves.saturating_add(1);
+            }
+            self.turn = them;
+            self.hash ^= zobrist::black_to_move();
+            return None;
         }
         if self.timers.ticking().is_nonempty() {
             self.set_timer(mv.from, None);
@@ -356,9 +405,12 @@ impl Position {
         captured
     }
 
-    /// Squares that the pieces of `mv` stand on after it (king and rook for castling).
+    /// Squares that the pieces of `mv` stand on after it (king and rook for castling;
+    /// none for an aftershock).
     pub fn arrivals(mv: Move) -> Bitboard {
-        if mv.is_castle() {
+        if mv.is_aftershock() {
+            Bitboard::EMPTY
+        } else if mv.is_castle() {
             Bitboard::from_square(mv.castle_king_to()) | Bitboard::from_square(mv.castle_rook_to())
         } else {
             Bitboard::from_square(mv.to)

@@ -5,8 +5,8 @@
 
 use crate::epd::{LineError, Operation, Record};
 use crate::game::{AnyGame, Game, Rules};
-use crate::geometry::{Earthquake, Geometry, Standard, VoidRule};
-use crate::position::Position;
+use crate::geometry::{Earthquake, Geometry, Shifting, Standard, VoidRule};
+use crate::position::{Position, Quake};
 use crate::setup;
 use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::Square;
@@ -54,7 +54,6 @@ const NOT_SUPPORTED: &[&str] = &[
     "taxi",
     "taxi_income",
     "taxi_start",
-    "aftershock",
     "underworld",
     "phase",
     "reserve",
@@ -98,6 +97,53 @@ fn displacement(rec: &Record, o: &Operation) -> Result<(i32, i32), LineError> {
         ));
     }
     Ok((dx, dy))
+}
+
+/// Reads `aftershock "w b [dx]"` (uses left for White and Black, and the dx that may not
+/// be restored this turn) or `aftershock K` (K uses each), on a board whose current dx is
+/// `dx`.
+fn aftershocks(rec: &Record, o: &Operation, dx: i32) -> Result<Quake, LineError> {
+    let bad = || {
+        at(
+            rec,
+            o,
+            "aftershock: \"w b [dx]\" (uses left, and the dx not to restore) expected",
+        )
+    };
+    let range = Shifting::MIN_DX as i32..=Shifting::MAX_DX as i32;
+    if !range.contains(&dx) {
+        return Err(at(
+            rec,
+            o,
+            format!("aftershock: the lower half's dx {dx} is outside -8..=8"),
+        ));
+    }
+    let text = o.single().ok_or_else(bad)?;
+    let nums: Vec<i64> = text
+        .split_whitespace()
+        .map(|w| w.parse::<i64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    let uses = |n: i64| {
+        u8::try_from(n).map_err(|_| at(rec, o, format!("aftershock: {n} uses is out of range")))
+    };
+    let (white, black, no_return) = match nums.as_slice() {
+        [k] => (uses(*k)?, uses(*k)?, None),
+        [w, b] => (uses(*w)?, uses(*b)?, None),
+        [w, b, d] if range.contains(&(*d as i32)) && *d as i32 != dx => (uses(*w)?, uses(*b)?, Some(*d as i8)),
+        [_, _, d] => {
+            return Err(at(
+                rec,
+                o,
+                format!("aftershock: {d} cannot be the dx just left (it must be in -8..=8 and differ from {dx})"),
+            ))
+        }
+        _ => return Err(bad()),
+    };
+    Ok(Quake {
+        dx: dx as i8,
+        shocks: [white, black],
+        no_return,
+    })
 }
 
 /// Interprets a record. Errors name the operation and its column.
@@ -161,11 +207,18 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
         });
     }
 
-    let game = match op("earthquake") {
-        None => AnyGame::Standard(Game {
-            geo: Standard,
-            rules,
-        }),
+    let setup_error = |e: setup::SetupError| LineError::new(rec.line, 0, e.to_string());
+    let (game, quake) = match op("earthquake") {
+        None => {
+            setup::validate(&Standard, &rec.setup).map_err(setup_error)?;
+            (
+                AnyGame::Standard(Game {
+                    terrain: Standard,
+                    rules,
+                }),
+                None,
+            )
+        }
         Some(o) => {
             let (dx, dy) = displacement(&rec, o)?;
             let void = match op("void") {
@@ -184,12 +237,30 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
                     format!("earthquake: {sq} does not exist on a ({dx},{dy}) board"),
                 ));
             }
-            AnyGame::Earthquake(Box::new(Game { geo, rules }))
+            setup::validate(&geo, &rec.setup).map_err(setup_error)?;
+            match op("aftershock") {
+                None => (
+                    AnyGame::Earthquake(Box::new(Game {
+                        terrain: geo,
+                        rules,
+                    })),
+                    None,
+                ),
+                Some(a) => {
+                    let quake = aftershocks(&rec, a, dx)?;
+                    let terrain = Shifting::new(dy, void);
+                    (
+                        AnyGame::Aftershocks(Box::new(Game { terrain, rules })),
+                        Some(quake),
+                    )
+                }
+            }
         }
     };
-    crate::with_game!(&game, g => setup::validate(&g.geo, &rec.setup))
-        .map_err(|e| LineError::new(rec.line, 0, e.to_string()))?;
     let mut position = rec.setup.clone().into_position();
+    if let Some(q) = quake {
+        position.set_quake(q);
+    }
 
     if let (Some(o), Some(td)) = (op("timers"), rules.trapdoor) {
         let text = o
@@ -280,12 +351,20 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
 /// command writes another reads.
 pub fn position_line(game: &AnyGame, pos: &Position) -> String {
     let mut out = crate::fen::write_fen(pos);
-    if let Some(eq) = game.earthquake() {
+    if let Some(eq) = game.earthquake(pos) {
         let (dx, dy) = eq.displacement();
         out.push_str(&format!(" earthquake \"{dx} {dy}\";"));
         if eq.void_rule() == VoidRule::Fly {
             out.push_str(" void fly;");
         }
+    }
+    if game.has_aftershocks() {
+        let q = pos.quake();
+        let back = q.no_return.map(|d| format!(" {d}")).unwrap_or_default();
+        out.push_str(&format!(
+            " aftershock \"{} {}{back}\";",
+            q.shocks[0], q.shocks[1]
+        ));
     }
     if let Some(td) = game.rules().trapdoor {
         out.push_str(&format!(" trapdoor {};", td.timer));

@@ -20,6 +20,9 @@ pub enum SanError {
 
 /// SAN of `mv` without check marks or falls.
 pub fn san_plain<R: Rulebook + ?Sized>(game: &R, pos: &Position, mv: Move) -> String {
+    if let MoveKind::Aftershock(dx) = mv.kind {
+        return format!("~{dx}");
+    }
     if mv.is_castle() {
         return if mv.to.file() > mv.from.file() {
             "O-O".into()
@@ -123,6 +126,16 @@ pub fn parse_move<R: Rulebook + ?Sized>(
     let s = cleaned.as_str();
     if s.is_empty() {
         return Err(SanError::Syntax(text.to_string()));
+    }
+
+    // An aftershock: `~3` (rules.md 3.7).
+    if let Some(dx) = s.strip_prefix('~') {
+        let dx: i8 = dx.parse().map_err(|_| SanError::Syntax(text.to_string()))?;
+        return legal
+            .iter()
+            .find(|m| m.kind == MoveKind::Aftershock(dx))
+            .copied()
+            .ok_or_else(|| SanError::Illegal(text.to_string()));
     }
 
     // Coordinates.

@@ -118,3 +118,13 @@ pub fn timer(sq: Square, r: u8) -> u64 {
 pub fn cash(color: Color, amount: u32) -> u64 {
     splitmix(KEYS.cash[color.index()] ^ amount as u64).1
 }
+
+/// The aftershock state (current dx, uses left, the dx that may not be restored).
+#[inline(always)]
+pub fn quake(dx: i8, shocks: [u8; 2], no_return: Option<i8>) -> u64 {
+    let packed = (dx as u8 as u64)
+        | (shocks[0] as u64) << 8
+        | (shocks[1] as u64) << 16
+        | (no_return.map_or(0xFF, |d| d as u8) as u64) << 24;
+    splitmix(KEYS.black_to_move.rotate_left(29) ^ packed).1
+}

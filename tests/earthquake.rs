@@ -65,7 +65,7 @@ fn rule_3_5_promotion_by_name_on_8_4() {
 #[test]
 fn rule_3_3_and_3_5_no_rank_5_on_0_1_and_the_double_step_e7_e4() {
     let p = problem("4k3/4p3/8/8/8/8/8/4K3 b - - earthquake \"0 1\";");
-    let squares = p.game.squares();
+    let squares = p.game.squares(&p.position);
     for f in 0..8 {
         assert!(!squares.contains(fairysolve::Square::from_coords(f, 4)));
     }
@@ -137,6 +137,9 @@ struct Oracle {
     dx: i32,
     dy: i32,
     fly: bool,
+    /// Aftershocks left (White, Black) and the dx that may not be restored.
+    shocks: [u8; 2],
+    no_return: Option<i32>,
 }
 
 impl Oracle {
@@ -289,6 +292,7 @@ impl Oracle {
         let mut n = self.clone();
         let p = n.board[from].take().unwrap();
         n.ep = None;
+        n.no_return = None;
         if p.kind == 'p' && self.ep == Some(to) && self.board[to].is_none() {
             // The captured pawn stands one cell beyond the en passant square.
             let c = self.cell(to);
@@ -390,6 +394,28 @@ impl Oracle {
             });
             out.push((format!("{}{}", name(base + 4), name(kto)), n));
         }
+        // Aftershocks: the lower half to another dx in -8..=8.
+        let side = if self.white { 0 } else { 1 };
+        if self.shocks[side] > 0 {
+            for ndx in -8..=8 {
+                if ndx == self.dx || Some(ndx) == self.no_return {
+                    continue;
+                }
+                let mut n = self.clone();
+                n.dx = ndx;
+                if (0..64).any(|s| n.board[s].is_some() && n.at(n.cell(s)) != Some(s)) {
+                    continue;
+                }
+                if n.attacked(n.king(self.white), !self.white) {
+                    continue;
+                }
+                n.shocks[side] -= 1;
+                n.no_return = Some(self.dx);
+                n.ep = None;
+                n.white = !self.white;
+                out.push((format!("~{ndx}"), n));
+            }
+        }
         out
     }
     fn in_check(&self) -> bool {
@@ -433,6 +459,8 @@ fn oracle_from(pos: &Position, dx: i32, dy: i32, fly: bool) -> Oracle {
         dx,
         dy,
         fly,
+        shocks: [0, 0],
+        no_return: None,
     }
 }
 
@@ -465,6 +493,8 @@ fn oracle_start(dx: i32, dy: i32, fly: bool) -> Oracle {
         dx,
         dy,
         fly,
+        shocks: [0, 0],
+        no_return: None,
     }
 }
 
@@ -508,7 +538,7 @@ fn recorded_perft_counts() {
     let mut lines = 0;
     let mut rules = std::collections::HashSet::new();
     for p in common::problems("positions/earthquake/perft.epd") {
-        let eq = p.game.earthquake().expect("an Earthquake line");
+        let eq = p.game.earthquake(&p.position).expect("an Earthquake line");
         rules.insert((eq.displacement(), eq.void_rule()));
         for (depth, want) in common::expected_counts(&p.record) {
             if want <= 5_000_000 {
@@ -650,7 +680,7 @@ fn composed_twomovers_key_sets() {
         keys.sort();
         assert_eq!(keys.join(" "), want, "{:?}", p.id());
         // The independent search agrees on every first move.
-        let eq = p.game.earthquake().unwrap();
+        let eq = p.game.earthquake(&p.position).unwrap();
         let (dx, dy) = eq.displacement();
         let o = oracle_from(
             &p.position,
@@ -710,7 +740,7 @@ fn earthquake_with_trapdoor() {
     };
     let keys = |line: &str| -> Vec<String> {
         let p = problem(line);
-        assert!(p.game.rules().trapdoor.is_some() && p.game.earthquake().is_some());
+        assert!(p.game.rules().trapdoor.is_some() && p.game.earthquake(&p.position).is_some());
         p.game
             .solve(&table, &p.position, 1, &opts, &stop, &|_, _| {})
             .keys
@@ -720,4 +750,124 @@ fn earthquake_with_trapdoor() {
     };
     assert_eq!(keys(&format!("{line} void fly;")), vec!["b6a6"]);
     assert!(keys(line).is_empty());
+}
+
+// ---------------------------------------------------------------------------------
+// Aftershocks (rules.md 3.7).
+
+fn coords(line: &str) -> Vec<String> {
+    let p = problem(line);
+    let mut v: Vec<String> = p
+        .game
+        .legal_moves(&p.position)
+        .iter()
+        .map(|m| m.coord(false).to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn rule_3_7_aftershocks_are_moves_with_limits() {
+    // (1,0) with uses 1/1: every dx in -8..=8 but the current one keeps all pieces (they
+    // stand on ranks 5-8 and 1 away from the edges), so 16 aftershocks.
+    let line = "4k3/8/8/8/8/8/8/4K3 w - - earthquake \"1 0\"; aftershock \"1 1\";";
+    let moves = coords(line);
+    let shocks: Vec<&String> = moves.iter().filter(|m| m.starts_with('~')).collect();
+    assert_eq!(shocks.len(), 16, "{shocks:?}");
+    assert!(!moves.contains(&"~1".to_string()));
+    // No uses left: none.
+    assert!(
+        !coords("4k3/8/8/8/8/8/8/4K3 w - - earthquake \"1 0\"; aftershock \"0 1\";")
+            .iter()
+            .any(|m| m.starts_with('~'))
+    );
+    // May not undo the opponent's aftershock on the very next turn.
+    let back = coords("4k3/8/8/8/8/8/8/4K3 w - - earthquake \"1 0\"; aftershock \"1 1 3\";");
+    assert!(!back.contains(&"~3".to_string()) && back.contains(&"~2".to_string()));
+    // May not make a square holding a piece vanish: on dy = 1 the lower half covers
+    // rank 5 where it overlaps, so a piece on a5 forbids every dx that covers file a.
+    let cover = coords("4k3/8/8/P7/8/8/8/4K3 w - - earthquake \"8 1\"; aftershock \"1 1\";");
+    let shocks: Vec<&String> = cover.iter().filter(|m| m.starts_with('~')).collect();
+    assert_eq!(
+        shocks.iter().map(|s| s.as_str()).collect::<Vec<_>>().len(),
+        8,
+        "{shocks:?}"
+    );
+    assert!(cover.contains(&"~1".to_string()) && !cover.contains(&"~0".to_string()));
+}
+
+#[test]
+fn rule_3_7_an_aftershock_may_give_check_but_not_leave_the_own_king_in_check() {
+    // White Ra1 on (0,0): ~1 puts a2-a4 under b5.. so the rook's file leads to b8.
+    let p = problem("1k6/8/8/8/8/8/8/R3K3 w - - earthquake \"0 0\"; aftershock \"1 0\";");
+    let mv = fairysolve::san::parse_move(&p.game, &p.position, "~1").unwrap();
+    let played = p.game.play(&p.position, mv);
+    assert!(
+        p.game.in_check(&played.position),
+        "~1 gives check along the shifted file"
+    );
+    assert_eq!(
+        fairysolve::san::san_played(&p.game, &p.position, mv, &played),
+        "~1+"
+    );
+    // Black's king on b8 of a (0,0) board with a White rook on a1: Black's ~-1 would
+    // bring a1's file under b8... it is White's rook on a-file: after ~1 by White, Black
+    // may not answer ~0 (undo) and must meet the check otherwise.
+    let after = played.position;
+    let replies = p.game.legal_moves(&after);
+    assert!(!replies.iter().any(|m| m.coord(false).to_string() == "~0"));
+}
+
+#[test]
+fn rule_3_7_an_aftershock_counts_down_timers_and_ends_en_passant() {
+    let p = problem("4k3/8/8/3pP3/8/8/8/4K3 w - d6 earthquake \"0 0\"; aftershock \"1 1\"; trapdoor 1; timers \"e5:1\";");
+    assert!(p
+        .game
+        .legal_moves(&p.position)
+        .iter()
+        .any(|m| m.coord(false).to_string() == "e5d6"));
+    let mv = fairysolve::san::parse_move(&p.game, &p.position, "~2").unwrap();
+    let played = p.game.play(&p.position, mv);
+    assert_eq!(
+        played.fallen.collect::<Vec<_>>(),
+        vec![fairysolve::Square::E5],
+        "nothing arrives: e5 falls"
+    );
+    assert_eq!(played.position.ep_square(), None);
+    assert_eq!(played.position.hash(), played.position.compute_hash());
+    assert_eq!(played.position.quake().shocks, [0, 1]);
+    assert_eq!(played.position.quake().no_return, Some(0));
+    // The line written back reads to the same state.
+    let line = fairysolve::problem::position_line(&p.game, &played.position);
+    assert!(
+        line.contains("earthquake \"2 0\";") && line.contains("aftershock \"0 1 0\";"),
+        "{line}"
+    );
+    let again = problem(&line);
+    assert_eq!(again.position.hash(), played.position.hash());
+}
+
+#[test]
+fn aftershock_perft_agrees_with_the_oracle() {
+    for (start, dx, dy, fly, w, b) in [
+        ("4k3/pp6/8/8/8/8/6PP/R3K3 w - -", 1, 0, false, 1, 1),
+        ("r3k3/8/8/2n5/8/2N5/8/4K2R b - -", 0, -1, true, 1, 2),
+        ("4k3/3q4/8/8/8/8/3Q4/4K3 w - -", 2, 1, false, 2, 2),
+    ] {
+        let line = format!(
+            "{start} earthquake \"{dx} {dy}\";{} aftershock \"{w} {b}\";",
+            if fly { " void fly;" } else { "" }
+        );
+        let p = problem(&line);
+        let mut o = oracle_from(&p.position, dx, dy, fly);
+        o.shocks = [w, b];
+        for depth in 1..=3 {
+            assert_eq!(
+                p.game.perft(&p.position, depth, true),
+                o.perft(depth),
+                "{line} depth {depth}"
+            );
+        }
+    }
 }

@@ -39,3 +39,76 @@ pub trait Geometry: Sync {
         self.rook_attacks(sq, occupied) | self.bishop_attacks(sq, occupied)
     }
 }
+
+/// The board a game is played on: which geometry is in force in a position. Fixed for
+/// the standard and an Earthquake board; with aftershocks (rules.md 3.7) the lower half's
+/// dx is part of the position and the geometry follows it.
+pub trait Terrain: Sync + Send + Clone + std::fmt::Debug {
+    type Geo: Geometry;
+    /// The geometry in force in `pos`.
+    fn at(&self, pos: &crate::position::Position) -> &Self::Geo;
+    /// The geometry after an aftershock to `dx` (None on a terrain that cannot shift).
+    fn shifted(&self, _dx: i8) -> Option<&Self::Geo> {
+        None
+    }
+    /// Whether aftershocks can change the geometry during a game.
+    fn shifts(&self) -> bool {
+        false
+    }
+}
+
+impl Terrain for Standard {
+    type Geo = Standard;
+    #[inline(always)]
+    fn at(&self, _: &crate::position::Position) -> &Standard {
+        self
+    }
+}
+
+impl Terrain for Earthquake {
+    type Geo = Earthquake;
+    #[inline(always)]
+    fn at(&self, _: &crate::position::Position) -> &Earthquake {
+        self
+    }
+}
+
+/// An Earthquake board with aftershocks: one geometry for every dx in -8..=8 (dy and the
+/// void rule fixed), chosen by the position's current dx.
+#[derive(Clone, Debug)]
+pub struct Shifting {
+    boards: Vec<Earthquake>,
+}
+
+impl Shifting {
+    pub const MIN_DX: i8 = -8;
+    pub const MAX_DX: i8 = 8;
+
+    pub fn new(dy: i32, void: VoidRule) -> Shifting {
+        Shifting {
+            boards: (Self::MIN_DX..=Self::MAX_DX)
+                .map(|dx| Earthquake::new(dx as i32, dy, void))
+                .collect(),
+        }
+    }
+
+    pub fn board(&self, dx: i8) -> &Earthquake {
+        &self.boards[(dx.clamp(Self::MIN_DX, Self::MAX_DX) - Self::MIN_DX) as usize]
+    }
+}
+
+impl Terrain for Shifting {
+    type Geo = Earthquake;
+    #[inline(always)]
+    fn at(&self, pos: &crate::position::Position) -> &Earthquake {
+        self.board(pos.quake().dx)
+    }
+    fn shifted(&self, dx: i8) -> Option<&Earthquake> {
+        (Self::MIN_DX..=Self::MAX_DX)
+            .contains(&dx)
+            .then(|| self.board(dx))
+    }
+    fn shifts(&self) -> bool {
+        true
+    }
+}

@@ -12,7 +12,7 @@ pub mod solution;
 pub mod tt;
 
 use crate::game::{Game, Outcome};
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::Role;
@@ -42,8 +42,8 @@ pub struct Killers {
     attack: [Option<Move>; 32],
 }
 
-pub struct Searcher<'a, G: Geometry> {
-    pub game: &'a Game<G>,
+pub struct Searcher<'a, T: Terrain> {
+    pub game: &'a Game<T>,
     tt: &'a Table,
     /// Mixed into every key, so entries of other searches never match.
     salt: u64,
@@ -63,8 +63,8 @@ const TT_MIN_DEFENCE_DEPTH: u32 = 2;
 /// Depth from which parallel splitting of defences pays for its overhead.
 const PARALLEL_MIN_DEPTH: u32 = 3;
 
-impl<'a, G: Geometry> Searcher<'a, G> {
-    pub fn new(game: &'a Game<G>, tt: &'a Table, limits: Limits<'a>) -> Searcher<'a, G> {
+impl<'a, T: Terrain> Searcher<'a, T> {
+    pub fn new(game: &'a Game<T>, tt: &'a Table, limits: Limits<'a>) -> Searcher<'a, T> {
         Searcher {
             game,
             salt: tt.new_search(),
@@ -165,8 +165,8 @@ impl<'a, G: Geometry> Searcher<'a, G> {
     /// The attacker's last move: only a mate, or a move after which every defence lets
     /// the defender's king fall, can win.
     fn attack_last(&self, pos: &Position, k: &mut Killers) -> SearchResult<bool> {
-        let geo = &self.game.geo;
-        let fide = self.game.rules.is_fide();
+        let geo = self.game.geo(pos);
+        let fide = self.game.is_plain();
         if fide || self.only_checks_can_win(pos) {
             // Only a move that gives check in P can mate: generate just those.
             let info = CheckInfo::new(geo, pos);
@@ -246,12 +246,14 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         }
         let expiring =
             crate::trapdoor::Trapdoor::expiring(pos, pos.turn(), crate::bitboard::Bitboard::EMPTY);
-        (self
-            .game
-            .geo
-            .queen_attacks(king, crate::bitboard::Bitboard::EMPTY)
-            & expiring)
-            .is_empty()
+        // Aftershocks are not among the generated candidates: no shortcut with them.
+        !self.game.terrain.shifts()
+            && (self
+                .game
+                .geo(pos)
+                .queen_attacks(king, crate::bitboard::Bitboard::EMPTY)
+                & expiring)
+                .is_empty()
     }
 
     /// Whether the attacker wins within `n` of its moves from `pos`, where the defender

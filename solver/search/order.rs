@@ -3,7 +3,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::game::Game;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Terrain};
 use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -134,8 +134,8 @@ fn order_by_priority(moves: &mut MoveList, priority: impl Fn(Move) -> u8) {
 
 /// Orders attacking moves: the table's hint and the killer, then checks and captures,
 /// then the rest.
-pub fn sort_attacks<G: Geometry>(
-    game: &Game<G>,
+pub fn sort_attacks<T: Terrain>(
+    game: &Game<T>,
     pos: &Position,
     moves: &mut MoveList,
     hint: u16,
@@ -144,13 +144,14 @@ pub fn sort_attacks<G: Geometry>(
     if moves.len() < 2 {
         return;
     }
-    let info = CheckInfo::new(&game.geo, pos);
+    let geo = game.geo(pos);
+    let info = CheckInfo::new(geo, pos);
     let theirs = pos.board().by_color(!pos.turn());
-    let fide = game.rules.is_fide();
+    let fide = game.is_plain();
     order_by_priority(moves, |mv| {
         if (hint != 0 && pack(mv) == hint) || Some(mv) == killer {
             3
-        } else if fide && info.gives_check(&game.geo, pos, mv) {
+        } else if fide && info.gives_check(geo, pos, mv) {
             2
         } else if theirs.contains(mv.to) || mv.promotion().is_some() {
             1

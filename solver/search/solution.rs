@@ -5,7 +5,7 @@
 use super::tt::Table;
 use super::{Killers, Limits, SearchResult, Searcher};
 use crate::game::{Game, Outcome};
-use crate::geometry::Geometry;
+use crate::geometry::Terrain;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::san;
@@ -101,8 +101,8 @@ impl Solution {
 }
 
 /// Solves `#n` for the side to move. `progress` is called after each first move.
-pub fn solve<G: Geometry>(
-    game: &Game<G>,
+pub fn solve<T: Terrain>(
+    game: &Game<T>,
     table: &Table,
     pos: &Position,
     n: u32,
@@ -257,8 +257,8 @@ fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
 
 /// Attacker moves from `pos` that win within exactly the fewest moves possible (up to
 /// `max`), with that number.
-fn best_attacks<G: Geometry>(
-    s: &Searcher<'_, G>,
+fn best_attacks<T: Terrain>(
+    s: &Searcher<'_, T>,
     pos: &Position,
     max: u32,
     k: &mut Killers,
@@ -279,8 +279,8 @@ fn best_attacks<G: Geometry>(
 }
 
 /// The solution tree under the attacking move `mv`, which wins within `n`.
-fn tree_node<G: Geometry>(
-    s: &Searcher<'_, G>,
+fn tree_node<T: Terrain>(
+    s: &Searcher<'_, T>,
     pos: &Position,
     mv: Move,
     n: u32,
