@@ -10,6 +10,17 @@ use crate::position::Position;
 use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::{Color, Role};
 
+/// Which of the mover's moves may let its own falls expose its king (rule 1.5d): a
+/// falling piece stands between the king and an enemy rider with no other blocker
+/// (`every_move`), or with one other blocker, a piece that would have to leave
+/// (`leaving`).
+#[derive(Copy, Clone, Debug, Default)]
+struct FallGuard {
+    expiring: Bitboard,
+    every_move: bool,
+    leaving: Bitboard,
+}
+
 /// The rule modifiers of a game; all `None` is FIDE chess.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -149,11 +160,45 @@ impl<T: Terrain> Game<T> {
     #[inline]
     pub fn retain_legal(&self, pos: &Position, moves: &mut MoveList) {
         if let Some(td) = self.rules.trapdoor {
-            let expiring = Trapdoor::expiring(pos, pos.turn(), Bitboard::EMPTY);
-            if expiring.is_nonempty() {
-                moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, expiring, 0));
+            let guard = self.fall_guard(pos);
+            if guard.expiring.is_nonempty() {
+                moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, &guard, 0));
             }
         }
+    }
+
+    /// What the mover's falls can do to its own king in `pos` (rule 1.5d), computed once
+    /// for all its moves.
+    fn fall_guard(&self, pos: &Position) -> FallGuard {
+        let us = pos.turn();
+        let expiring = Trapdoor::expiring(pos, us, Bitboard::EMPTY);
+        let mut guard = FallGuard {
+            expiring,
+            every_move: false,
+            leaving: Bitboard::EMPTY,
+        };
+        let board = pos.board();
+        let (Some(king), true) = (board.king(us), expiring.is_nonempty()) else {
+            return guard;
+        };
+        let geo = self.geo(pos);
+        let them = board.by_color(!us);
+        let riders = ((geo.rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (geo.bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+            & them;
+        for rider in riders {
+            let blockers = geo.between(king, rider) & board.occupied();
+            if (blockers & expiring).is_empty() {
+                continue;
+            }
+            let staying = blockers - expiring;
+            if staying.is_empty() {
+                guard.every_move = true;
+            } else if !staying.more_than_one() {
+                guard.leaving |= staying;
+            }
+        }
+        guard
     }
 
     /// Whether the side to move has a legal move (cheaper than listing them).
@@ -162,12 +207,12 @@ impl<T: Terrain> Game<T> {
     }
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
-        let expiring = match self.rules.trapdoor {
-            Some(_) => Trapdoor::expiring(pos, pos.turn(), Bitboard::EMPTY),
-            None => Bitboard::EMPTY,
+        let guard = match self.rules.trapdoor {
+            Some(_) => self.fall_guard(pos),
+            None => FallGuard::default(),
         };
         match self.rules.trapdoor {
-            Some(td) if expiring.is_nonempty() || self.terrain.shifts() => {
+            Some(td) if guard.expiring.is_nonempty() || self.terrain.shifts() => {
                 let mut moves = MoveList::new();
                 movegen::generate(self.geo(pos), pos, &mut moves);
                 if self.terrain.shifts() {
@@ -175,7 +220,7 @@ impl<T: Terrain> Game<T> {
                 }
                 moves
                     .iter()
-                    .any(|&mv| self.trapdoor_legal(&td, pos, mv, expiring, depth))
+                    .any(|&mv| self.trapdoor_legal(&td, pos, mv, &guard, depth))
             }
             None if self.terrain.shifts() => {
                 movegen::has_legal_move(self.geo(pos), pos) || {
@@ -214,7 +259,7 @@ impl<T: Terrain> Game<T> {
         td: &Trapdoor,
         pos: &Position,
         mv: Move,
-        expiring: Bitboard,
+        guard: &FallGuard,
         depth: u32,
     ) -> bool {
         let us = pos.turn();
@@ -222,11 +267,21 @@ impl<T: Terrain> Game<T> {
         // Pieces that leave their squares do not fall; castling moves both.
         let moved = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
         let expiring = if mv.is_aftershock() {
-            expiring
+            guard.expiring
         } else {
-            expiring - moved
+            guard.expiring - moved
         };
         if expiring.is_empty() {
+            return true;
+        }
+        // A move of another piece than the king exposes it only where the guard says so
+        // (en passant removes a second piece and is always tried on the board).
+        if mv.role != Role::King
+            && !mv.is_aftershock()
+            && mv.kind != crate::moves::MoveKind::EnPassant
+            && !guard.every_move
+            && !guard.leaving.contains(mv.from)
+        {
             return true;
         }
         // A fall can only expose the king by opening a line to it: with no falling piece

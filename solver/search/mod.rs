@@ -11,6 +11,7 @@ mod order;
 pub mod solution;
 pub mod tt;
 
+use crate::bitboard::Bitboard;
 use crate::game::{Game, Outcome};
 use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -167,8 +168,14 @@ impl<'a, T: Terrain> Searcher<'a, T> {
     fn attack_last(&self, pos: &Position, k: &mut Killers) -> SearchResult<bool> {
         let geo = self.game.geo(pos);
         let fide = self.game.is_plain();
-        if fide || self.only_checks_can_win(pos) {
-            // Only a move that gives check in P can mate: generate just those.
+        let shortcut = if fide {
+            Some([Bitboard::EMPTY; 2])
+        } else {
+            self.last_ply_shortcut(pos)
+        };
+        if let Some([rook_extra, bishop_extra]) = shortcut {
+            // Only a move that gives check in P can mate, or one that puts a rider
+            // behind a falling piece: generate just those.
             let info = CheckInfo::new(geo, pos);
             let mut candidates = CheckCandidates {
                 geo,
@@ -176,6 +183,17 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 out: MoveList::new(),
             };
             crate::movegen::generate(geo, pos, &mut candidates);
+            if (rook_extra | bishop_extra).is_nonempty() {
+                for &mv in crate::movegen::legal_moves(geo, pos).iter() {
+                    let straight =
+                        matches!(mv.role, Role::Rook | Role::Queen) && rook_extra.contains(mv.to);
+                    let diagonal = matches!(mv.role, Role::Bishop | Role::Queen)
+                        && bishop_extra.contains(mv.to);
+                    if (straight || diagonal) && !candidates.out.contains(&mv) {
+                        candidates.out.push(mv);
+                    }
+                }
+            }
             if !fide {
                 self.game.retain_legal(pos, &mut candidates.out);
             }
@@ -232,28 +250,44 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         Ok(false)
     }
 
-    /// Under Trapdoor rules, whether the attacker's last move can only win by giving
-    /// check in P: the defender's king cannot fall on its next move, and no attacking
-    /// piece that falls at the end of this move stands on a line to the defender's king
-    /// (so no fall can discover a check).
-    fn only_checks_can_win(&self, pos: &Position) -> bool {
-        let defender = !pos.turn();
-        let Some(king) = pos.board().king(defender) else {
-            return false;
-        };
-        if pos.timers().get(king).is_some_and(|r| r <= 1) {
-            return false;
+    /// Under Trapdoor rules, which attacker's last moves can win. A win needs mate (so a
+    /// check in P or, after the falls, in P') unless the defender's king can fall; a
+    /// check in P' that was not one in P comes from a rider standing beyond a falling
+    /// piece on a line to the king. Returns `None` when every move must be tried (the
+    /// defender's king may fall, such a rider already stands there, or aftershocks are
+    /// played), else the squares beyond falling pieces where an arriving rook-like
+    /// (first) or bishop-like (second) piece could be uncovered.
+    fn last_ply_shortcut(&self, pos: &Position) -> Option<[Bitboard; 2]> {
+        if self.game.terrain.shifts() {
+            return None;
         }
-        let expiring =
-            crate::trapdoor::Trapdoor::expiring(pos, pos.turn(), crate::bitboard::Bitboard::EMPTY);
-        // Aftershocks are not among the generated candidates: no shortcut with them.
-        !self.game.terrain.shifts()
-            && (self
-                .game
-                .geo(pos)
-                .queen_attacks(king, crate::bitboard::Bitboard::EMPTY)
-                & expiring)
-                .is_empty()
+        let geo = self.game.geo(pos);
+        let board = pos.board();
+        let us = pos.turn();
+        let king = board.king(!us)?;
+        if pos.timers().get(king).is_some_and(|r| r <= 1) {
+            return None;
+        }
+        let expiring = crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::EMPTY);
+        let mut extra = [Bitboard::EMPTY; 2];
+        let orthogonal = geo.rook_attacks(king, Bitboard::EMPTY);
+        let diagonal = geo.bishop_attacks(king, Bitboard::EMPTY);
+        for x in expiring & (orthogonal | diagonal) {
+            let line = geo.line(king, x);
+            let beyond = line
+                .filter(|&s| geo.between(king, s).contains(x))
+                .fold(Bitboard::EMPTY, |b, s| b.with(s));
+            let (i, riders) = if orthogonal.contains(x) {
+                (0, board.rooks_and_queens())
+            } else {
+                (1, board.bishops_and_queens())
+            };
+            if (beyond & riders & board.by_color(us)).is_nonempty() {
+                return None;
+            }
+            extra[i] |= beyond;
+        }
+        Some(extra)
     }
 
     /// Whether the attacker wins within `n` of its moves from `pos`, where the defender
