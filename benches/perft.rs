@@ -1,1 +1,126 @@
-fn main() {}
+//! Criterion benches: perft side by side with cozy-chess and shakmaty (one group per
+//! position, each library a function of the group), Earthquake perft beside the standard
+//! board, and the solver on the bundled #2/#3 collections. `cargo bench --bench perft`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use fairysolve::epd::{parse_line, Line};
+use fairysolve::fen::parse_fen;
+use fairysolve::game::Game;
+use fairysolve::problem::{from_record, Problem};
+use fairysolve::search::solution::SolveOptions;
+use fairysolve::search::tt::Table;
+use shakmaty::{CastlingMode, Chess, Position as _};
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+
+const POSITIONS: &[(&str, &str, u32)] = &[
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
+];
+
+fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    board.generate_moves(|moves| {
+        if bulk && depth == 1 {
+            nodes += moves.len() as u64;
+        } else {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += cozy_perft(black_box(&child), depth - 1, bulk);
+            }
+        }
+        false
+    });
+    nodes
+}
+
+fn shakmaty_perft(pos: &Chess, depth: u32, bulk: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if bulk && depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(*m);
+            shakmaty_perft(black_box(&child), depth - 1, bulk)
+        })
+        .sum()
+}
+
+fn perft_side_by_side(c: &mut Criterion) {
+    let game = Game::fide();
+    for bulk in [true, false] {
+        for &(name, fen, depth) in POSITIONS {
+            let depth = depth - (!bulk) as u32;
+            let mut group = c.benchmark_group(format!("perft {name} d{depth}{}", if bulk { "" } else { " no-bulk" }));
+            group.sample_size(10);
+            let ours = parse_fen(fen).unwrap();
+            let cozy: cozy_chess::Board = fen.parse().unwrap();
+            let shak: Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            group.bench_function("fairysolve", |b| b.iter(|| game.perft(black_box(&ours), depth, bulk)));
+            group.bench_function("cozy-chess", |b| b.iter(|| cozy_perft(black_box(&cozy), depth, bulk)));
+            group.bench_function("shakmaty", |b| b.iter(|| shakmaty_perft(black_box(&shak), depth, bulk)));
+            group.finish();
+        }
+    }
+}
+
+fn problem(line: &str) -> Problem {
+    match parse_line(line, 1) {
+        Ok(Line::Position(r)) => from_record(*r).unwrap(),
+        _ => panic!("{line}"),
+    }
+}
+
+fn earthquake_perft(c: &mut Criterion) {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let mut group = c.benchmark_group("perft start d4 by board");
+    group.sample_size(10);
+    for ops in ["", " earthquake \"1 0\";", " earthquake \"0 -1\"; void fly;", " earthquake \"8 4\";"] {
+        let p = problem(&format!("{start}{ops}"));
+        let label = if ops.is_empty() { "standard".to_string() } else { ops.trim().to_string() };
+        group.bench_with_input(BenchmarkId::from_parameter(label), &p, |b, p| b.iter(|| p.game.perft(&p.position, 4, true)));
+    }
+    group.finish();
+}
+
+fn solver(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    let table = Table::new(32);
+    let stop = AtomicBool::new(false);
+    let opts = SolveOptions { tree: false, ..SolveOptions::default() };
+    for file in ["positions/orthodox/twomovers.epd", "positions/orthodox/threemovers.epd"] {
+        let text = std::fs::read_to_string(file).unwrap();
+        let problems: Vec<Problem> = fairysolve::epd::parse_text(&text)
+            .into_iter()
+            .map(|r| from_record(r.unwrap()).unwrap())
+            .collect();
+        group.bench_function(file, |b| {
+            b.iter(|| {
+                for p in &problems {
+                    let n = p.stipulation.unwrap().moves;
+                    black_box(p.game.solve(&table, &p.position, n, &opts, &stop, &|_, _| {}));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, perft_side_by_side, earthquake_perft, solver);
+criterion_main!(benches);
