@@ -14,8 +14,16 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
 const POSITIONS: &[(&str, &str, u32)] = &[
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        4,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        3,
+    ),
     ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
 ];
 
@@ -62,7 +70,10 @@ fn perft_side_by_side(c: &mut Criterion) {
     for bulk in [true, false] {
         for &(name, fen, depth) in POSITIONS {
             let depth = depth - (!bulk) as u32;
-            let mut group = c.benchmark_group(format!("perft {name} d{depth}{}", if bulk { "" } else { " no-bulk" }));
+            let mut group = c.benchmark_group(format!(
+                "perft {name} d{depth}{}",
+                if bulk { "" } else { " no-bulk" }
+            ));
             group.sample_size(10);
             let ours = parse_fen(fen).unwrap();
             let cozy: cozy_chess::Board = fen.parse().unwrap();
@@ -71,9 +82,15 @@ fn perft_side_by_side(c: &mut Criterion) {
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            group.bench_function("fairysolve", |b| b.iter(|| game.perft(black_box(&ours), depth, bulk)));
-            group.bench_function("cozy-chess", |b| b.iter(|| cozy_perft(black_box(&cozy), depth, bulk)));
-            group.bench_function("shakmaty", |b| b.iter(|| shakmaty_perft(black_box(&shak), depth, bulk)));
+            group.bench_function("fairysolve", |b| {
+                b.iter(|| game.perft(black_box(&ours), depth, bulk))
+            });
+            group.bench_function("cozy-chess", |b| {
+                b.iter(|| cozy_perft(black_box(&cozy), depth, bulk))
+            });
+            group.bench_function("shakmaty", |b| {
+                b.iter(|| shakmaty_perft(black_box(&shak), depth, bulk))
+            });
             group.finish();
         }
     }
@@ -90,10 +107,21 @@ fn earthquake_perft(c: &mut Criterion) {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
     let mut group = c.benchmark_group("perft start d4 by board");
     group.sample_size(10);
-    for ops in ["", " earthquake \"1 0\";", " earthquake \"0 -1\"; void fly;", " earthquake \"8 4\";"] {
+    for ops in [
+        "",
+        " earthquake \"1 0\";",
+        " earthquake \"0 -1\"; void fly;",
+        " earthquake \"8 4\";",
+    ] {
         let p = problem(&format!("{start}{ops}"));
-        let label = if ops.is_empty() { "standard".to_string() } else { ops.trim().to_string() };
-        group.bench_with_input(BenchmarkId::from_parameter(label), &p, |b, p| b.iter(|| p.game.perft(&p.position, 4, true)));
+        let label = if ops.is_empty() {
+            "standard".to_string()
+        } else {
+            ops.trim().to_string()
+        };
+        group.bench_with_input(BenchmarkId::from_parameter(label), &p, |b, p| {
+            b.iter(|| p.game.perft(&p.position, 4, true))
+        });
     }
     group.finish();
 }
@@ -103,8 +131,14 @@ fn solver(c: &mut Criterion) {
     group.sample_size(10);
     let table = Table::new(32);
     let stop = AtomicBool::new(false);
-    let opts = SolveOptions { tree: false, ..SolveOptions::default() };
-    for file in ["positions/orthodox/twomovers.epd", "positions/orthodox/threemovers.epd"] {
+    let opts = SolveOptions {
+        tree: false,
+        ..SolveOptions::default()
+    };
+    for file in [
+        "positions/orthodox/twomovers.epd",
+        "positions/orthodox/threemovers.epd",
+    ] {
         let text = std::fs::read_to_string(file).unwrap();
         let problems: Vec<Problem> = fairysolve::epd::parse_text(&text)
             .into_iter()
@@ -114,7 +148,10 @@ fn solver(c: &mut Criterion) {
             b.iter(|| {
                 for p in &problems {
                     let n = p.stipulation.unwrap().moves;
-                    black_box(p.game.solve(&table, &p.position, n, &opts, &stop, &|_, _| {}));
+                    black_box(
+                        p.game
+                            .solve(&table, &p.position, n, &opts, &stop, &|_, _| {}),
+                    );
                 }
             })
         });

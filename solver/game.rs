@@ -7,6 +7,7 @@ use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::taxi::{self, Taxi};
 use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::{Color, Role};
 
@@ -25,11 +26,12 @@ struct FallGuard {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
     pub trapdoor: Option<Trapdoor>,
+    pub taxi: Option<Taxi>,
 }
 
 impl Rules {
     pub fn is_fide(&self) -> bool {
-        self.trapdoor.is_none()
+        self.trapdoor.is_none() && self.taxi.is_none()
     }
 }
 
@@ -104,7 +106,83 @@ impl<T: Terrain> Game<T> {
     /// Whether the king of the side to move is attacked.
     #[inline(always)]
     pub fn in_check(&self, pos: &Position) -> bool {
-        movegen::king_attacked(self.geo(pos), pos, pos.turn())
+        self.king_in_check(pos, pos.turn())
+    }
+
+    /// Whether the king of `color` is in check in `pos`: attacked (FIDE), or under Taxi
+    /// attacked by a capture the other side can afford on its next turn (rules.md 2.2).
+    #[inline(always)]
+    pub fn king_in_check(&self, pos: &Position, color: Color) -> bool {
+        match &self.rules.taxi {
+            None => movegen::king_attacked(self.geo(pos), pos, color),
+            Some(taxi) => taxi::in_check(self.geo(pos), pos, color, taxi),
+        }
+    }
+
+    /// The board's part of a move plus its price under Taxi: the mover pays, and the
+    /// opponent receives its income before its turn (rules.md 2). No falls.
+    #[inline(always)]
+    fn play_core(&self, pos: &Position, mv: Move) -> Position {
+        let mut p = *pos;
+        p.play_board(self.geo(pos), mv);
+        if let Some(taxi) = &self.rules.taxi {
+            let us = pos.turn();
+            let price = taxi::cost(self.geo(pos), pos.board(), mv);
+            p.set_cash(us, pos.cash(us).saturating_sub(price));
+            p.set_cash(!us, pos.cash(!us) + taxi.income);
+        }
+        p
+    }
+
+    /// The moves legal by movement, price and check, with aftershocks (before the
+    /// Trapdoor's own conditions).
+    fn base_moves(&self, pos: &Position, moves: &mut MoveList) {
+        moves.clear();
+        let geo = self.geo(pos);
+        match &self.rules.taxi {
+            Some(taxi) if !taxi::rich(geo, pos, taxi) => self.taxi_moves(pos, taxi, moves),
+            _ => movegen::generate(geo, pos, moves),
+        }
+        if self.terrain.shifts() {
+            self.add_aftershocks(pos, moves);
+        }
+    }
+
+    /// Taxi legality (rules.md 2.1-2.3): affordable, and the own king not left in
+    /// (affordable) check; castling not out of, through or into one.
+    fn taxi_moves(&self, pos: &Position, taxi: &Taxi, moves: &mut MoveList) {
+        let geo = self.geo(pos);
+        let board = pos.board();
+        let us = pos.turn();
+        let mut pseudo = MoveList::new();
+        movegen::generate_pseudo(geo, pos, &mut pseudo);
+        let cash = pos.cash(us);
+        // What the opponent can spend on its next turn, after this move.
+        let their_budget = pos.cash(!us) + taxi.income;
+        for &mv in pseudo.iter() {
+            if taxi::cost(geo, board, mv) > cash {
+                continue;
+            }
+            if mv.is_castle() {
+                if self.in_check(pos) {
+                    continue;
+                }
+                let mut without = *board;
+                without.remove(mv.from);
+                without.remove(mv.to);
+                let crossed = movegen::castling_path(mv);
+                if crossed
+                    .into_iter()
+                    .any(|sq| taxi::affordably_attacked(geo, &without, sq, !us, their_budget))
+                {
+                    continue;
+                }
+            }
+            let after = self.play_core(pos, mv);
+            if !self.king_in_check(&after, us) {
+                moves.push(mv);
+            }
+        }
     }
 
     /// Every legal move of the side to move, including moves that only lose (a move
@@ -118,11 +196,7 @@ impl<T: Terrain> Game<T> {
     /// `legal_moves` into a list the caller owns (no copy of the list on return).
     #[inline]
     pub fn legal_moves_into(&self, pos: &Position, moves: &mut MoveList) {
-        moves.clear();
-        movegen::generate(self.geo(pos), pos, moves);
-        if self.terrain.shifts() {
-            self.add_aftershocks(pos, moves);
-        }
+        self.base_moves(pos, moves);
         self.retain_legal(pos, moves);
     }
 
@@ -147,12 +221,10 @@ impl<T: Terrain> Game<T> {
             if (occupied - geo.squares()).is_nonempty() {
                 continue;
             }
-            if let Some(king) = pos.board().king(us) {
-                if crate::attacks::is_attacked(geo, pos.board(), king, !us, occupied) {
-                    continue;
-                }
+            let mv = Move::aftershock(dx);
+            if !self.king_in_check(&self.play_core(pos, mv), us) {
+                moves.push(mv);
             }
-            moves.push(Move::aftershock(dx));
         }
     }
 
@@ -207,29 +279,22 @@ impl<T: Terrain> Game<T> {
     }
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
-        let guard = match self.rules.trapdoor {
-            Some(_) => self.fall_guard(pos),
-            None => FallGuard::default(),
-        };
+        if self.is_plain() {
+            return movegen::has_legal_move(self.geo(pos), pos);
+        }
+        let mut moves = MoveList::new();
+        self.base_moves(pos, &mut moves);
         match self.rules.trapdoor {
-            Some(td) if guard.expiring.is_nonempty() || self.terrain.shifts() => {
-                let mut moves = MoveList::new();
-                movegen::generate(self.geo(pos), pos, &mut moves);
-                if self.terrain.shifts() {
-                    self.add_aftershocks(pos, &mut moves);
+            Some(td) => {
+                let guard = self.fall_guard(pos);
+                if guard.expiring.is_empty() {
+                    return !moves.is_empty();
                 }
                 moves
                     .iter()
                     .any(|&mv| self.trapdoor_legal(&td, pos, mv, &guard, depth))
             }
-            None if self.terrain.shifts() => {
-                movegen::has_legal_move(self.geo(pos), pos) || {
-                    let mut moves = MoveList::new();
-                    self.add_aftershocks(pos, &mut moves);
-                    !moves.is_empty()
-                }
-            }
-            _ => movegen::has_legal_move(self.geo(pos), pos),
+            None => !moves.is_empty(),
         }
     }
 
@@ -304,17 +369,15 @@ impl<T: Terrain> Game<T> {
         {
             return true;
         }
-        let mut p = *pos;
-        p.play_board(self.geo(pos), mv);
+        let mut p = self.play_core(pos, mv);
         td.arrive(&mut p, arrivals);
         let before_falls = p;
         Trapdoor::count_down(&mut p, us, arrivals);
-        let Some(king) = p.board().king(us) else {
+        if p.board().king(us).is_none() {
             // The king fell: a legal, losing move (rule 1.5c).
             return true;
-        };
-        let exposed =
-            crate::attacks::is_attacked(self.geo(&p), p.board(), king, !us, p.board().occupied());
+        }
+        let exposed = self.king_in_check(&p, us);
         if !exposed {
             return true;
         }
@@ -326,8 +389,7 @@ impl<T: Terrain> Game<T> {
 
     /// Plays a legal move with every event that follows it.
     pub fn play(&self, pos: &Position, mv: Move) -> Played {
-        let mut p = *pos;
-        p.play_board(self.geo(pos), mv);
+        let mut p = self.play_core(pos, mv);
         let Some(td) = self.rules.trapdoor else {
             return Played {
                 position: p,

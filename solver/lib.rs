@@ -24,6 +24,7 @@ pub mod problem;
 pub mod san;
 pub mod search;
 pub mod setup;
+pub mod taxi;
 pub mod trapdoor;
 pub mod types;
 pub mod zobrist;

@@ -284,6 +284,88 @@ fn generate_castling<G: Geometry, S: MoveSink>(
     }
 }
 
+/// Generates every pseudo-legal move of the side to move: FIDE movement without regard
+/// to the own king's safety, and castling with king and rook at home and their paths
+/// empty (whether the king passes through an attack is the caller's question). Used by
+/// rules whose check is not FIDE check (Taxi).
+pub fn generate_pseudo<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S) {
+    let board = pos.board();
+    let us = pos.turn();
+    let them = !us;
+    let ours = board.by_color(us);
+    let theirs = board.by_color(them);
+    let occupied = ours | theirs;
+    let squares = geo.squares();
+    let empty = squares - occupied;
+    for from in board.by_piece(us, Role::King) {
+        sink.piece(Role::King, from, geo.king_attacks(from) - ours);
+    }
+    for from in board.by_piece(us, Role::Knight) {
+        sink.piece(Role::Knight, from, geo.knight_attacks(from) - ours);
+    }
+    for (role, diagonal, straight) in [
+        (Role::Bishop, true, false),
+        (Role::Rook, false, true),
+        (Role::Queen, true, true),
+    ] {
+        for from in board.by_piece(us, role) {
+            let mut t = Bitboard::EMPTY;
+            if diagonal {
+                t |= geo.bishop_attacks(from, occupied);
+            }
+            if straight {
+                t |= geo.rook_attacks(from, occupied);
+            }
+            sink.piece(role, from, t - ours);
+        }
+    }
+    let last_rank = Bitboard::rank(us.fold(7, 0));
+    let double_rank = Bitboard::rank(us.fold(1, 6));
+    for from in board.by_piece(us, Role::Pawn) {
+        let step = geo.pawn_step(us, from) & empty;
+        sink.pawn(
+            from,
+            step | (geo.pawn_attacks(us, from) & theirs),
+            last_rank,
+        );
+        if step.is_nonempty() && double_rank.contains(from) {
+            if let Some(to) = (geo.pawn_step(us, step.single()) & empty).first() {
+                sink.special(Move::new(Role::Pawn, from, to, MoveKind::DoublePush));
+            }
+        }
+    }
+    if let Some(ep) = pos.ep_square() {
+        let victim = geo.pawn_step(them, ep) & board.by_piece(them, Role::Pawn);
+        if victim.is_nonempty() && empty.contains(ep) {
+            for from in geo.pawn_attacks(them, ep) & board.by_piece(us, Role::Pawn) {
+                sink.special(Move::new(Role::Pawn, from, ep, MoveKind::EnPassant));
+            }
+        }
+    }
+    if let Some(king) = board.king(us) {
+        let back_rank = Bitboard::rank(us.fold(0, 7));
+        if back_rank.contains(king) {
+            for rook in pos.castling() & back_rank & board.by_piece(us, Role::Rook) {
+                let mv = Move::new(Role::King, king, rook, MoveKind::Castle);
+                let others = occupied - Bitboard::from_square(king) - Bitboard::from_square(rook);
+                let path = rank_span(king, mv.castle_king_to())
+                    | Bitboard::from_square(mv.castle_king_to());
+                let must_be_empty = path
+                    | rank_span(rook, mv.castle_rook_to())
+                    | Bitboard::from_square(mv.castle_rook_to());
+                if (must_be_empty & others).is_empty() && (must_be_empty - squares).is_empty() {
+                    sink.special(mv);
+                }
+            }
+        }
+    }
+}
+
+/// The squares the king crosses when castling with `mv` (its destination included).
+pub fn castling_path(mv: Move) -> Bitboard {
+    rank_span(mv.from, mv.castle_king_to()) | Bitboard::from_square(mv.castle_king_to())
+}
+
 /// Squares of `a`'s rank strictly between the files of `a` and `b`.
 #[inline(always)]
 fn rank_span(a: Square, b: Square) -> Bitboard {

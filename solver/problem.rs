@@ -8,7 +8,9 @@ use crate::game::{AnyGame, Game, Rules};
 use crate::geometry::{Earthquake, Geometry, Shifting, Standard, VoidRule};
 use crate::position::{Position, Quake};
 use crate::setup;
+use crate::taxi::Taxi;
 use crate::trapdoor::{FallOrder, Trapdoor};
+use crate::types::Color;
 use crate::types::Square;
 
 /// What is to be shown: `#N`, the attacker (side to move) wins within N moves.
@@ -51,9 +53,6 @@ impl Problem {
 
 /// Operations read and kept whose rules are not built yet.
 const NOT_SUPPORTED: &[&str] = &[
-    "taxi",
-    "taxi_income",
-    "taxi_start",
     "underworld",
     "phase",
     "reserve",
@@ -72,6 +71,9 @@ fn number(rec: &Record, op: &Operation, what: &str) -> Result<u32, LineError> {
         .and_then(|s| s.parse::<u32>().ok())
         .ok_or_else(|| at(rec, op, format!("{}: {what} expected", op.opcode)))
 }
+
+/// Largest cash accepted (cash is kept in 16 bits).
+pub const MAX_CASH: u32 = 30_000;
 
 /// Largest displacement accepted in either direction: beyond it the halves no longer
 /// meet and nothing new happens.
@@ -207,10 +209,45 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
         });
     }
 
+    let mut cash = None;
+    if let Some(o) = op("taxi") {
+        let bad = || {
+            at(
+                &rec,
+                o,
+                "taxi: \"W B\" (cash in hand of White and Black) expected",
+            )
+        };
+        let text = o.single().ok_or_else(bad)?;
+        let nums: Vec<u32> = text
+            .split_whitespace()
+            .map(|w| w.parse::<u32>().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        let [w, b] = nums.as_slice() else {
+            return Err(bad());
+        };
+        if *w > MAX_CASH || *b > MAX_CASH {
+            return Err(at(
+                &rec,
+                o,
+                format!("taxi: cash above {MAX_CASH} is not supported"),
+            ));
+        }
+        cash = Some([*w, *b]);
+        let mut taxi = Taxi::default();
+        if let Some(i) = op("taxi_income") {
+            taxi.income = number(&rec, i, "an income (a whole number)")?.min(MAX_CASH);
+        }
+        if let Some(i) = op("taxi_start") {
+            taxi.start = number(&rec, i, "a starting budget (a whole number)")?.min(MAX_CASH);
+        }
+        rules.taxi = Some(taxi);
+    }
+
     let setup_error = |e: setup::SetupError| LineError::new(rec.line, 0, e.to_string());
     let (game, quake) = match op("earthquake") {
         None => {
-            setup::validate(&Standard, &rec.setup).map_err(setup_error)?;
+            setup::validate_board(&Standard, &rec.setup).map_err(setup_error)?;
             (
                 AnyGame::Standard(Game {
                     terrain: Standard,
@@ -237,7 +274,7 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
                     format!("earthquake: {sq} does not exist on a ({dx},{dy}) board"),
                 ));
             }
-            setup::validate(&geo, &rec.setup).map_err(setup_error)?;
+            setup::validate_board(&geo, &rec.setup).map_err(setup_error)?;
             match op("aftershock") {
                 None => (
                     AnyGame::Earthquake(Box::new(Game {
@@ -260,6 +297,17 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     let mut position = rec.setup.clone().into_position();
     if let Some(q) = quake {
         position.set_quake(q);
+    }
+    if let Some([w, b]) = cash {
+        position.set_cash(Color::White, w);
+        position.set_cash(Color::Black, b);
+    }
+    // The side not to move may not be in check (under Taxi: affordable check).
+    let not_to_move = !position.turn();
+    if crate::with_game!(&game, g => g.king_in_check(&position, not_to_move)) {
+        return Err(setup_error(setup::SetupError::OppositeCheck(
+            not_to_move.name(),
+        )));
     }
 
     if let (Some(o), Some(td)) = (op("timers"), rules.trapdoor) {
@@ -356,6 +404,20 @@ pub fn position_line(game: &AnyGame, pos: &Position) -> String {
         out.push_str(&format!(" earthquake \"{dx} {dy}\";"));
         if eq.void_rule() == VoidRule::Fly {
             out.push_str(" void fly;");
+        }
+    }
+    if let Some(taxi) = game.rules().taxi {
+        out.push_str(&format!(
+            " taxi \"{} {}\";",
+            pos.cash(Color::White),
+            pos.cash(Color::Black)
+        ));
+        let default = Taxi::default();
+        if taxi.income != default.income {
+            out.push_str(&format!(" taxi_income {};", taxi.income));
+        }
+        if taxi.start != default.start {
+            out.push_str(&format!(" taxi_start {};", taxi.start));
         }
     }
     if game.has_aftershocks() {

@@ -24,8 +24,21 @@ pub enum SetupError {
     NoSuchSquare { square: String },
 }
 
-/// The checks every game shares, on any geometry.
+/// The checks every game shares, with FIDE check (the side not to move is not attacked).
 pub fn validate<G: Geometry>(geo: &G, setup: &Setup) -> Result<(), SetupError> {
+    validate_board(geo, setup)?;
+    let board = &setup.board;
+    let them = !setup.turn;
+    let king = board.king(them).expect("checked by validate_board");
+    if is_attacked(geo, board, king, setup.turn, board.occupied()) {
+        return Err(SetupError::OppositeCheck(them.name()));
+    }
+    Ok(())
+}
+
+/// The checks of placement and rights, on any geometry; whether the side not to move
+/// is in check depends on the rules (Taxi) and is the caller's.
+pub fn validate_board<G: Geometry>(geo: &G, setup: &Setup) -> Result<(), SetupError> {
     let board = &setup.board;
     if let Some(sq) = (board.occupied() - geo.squares()).first() {
         return Err(SetupError::NoSuchSquare {
@@ -70,11 +83,6 @@ pub fn validate<G: Geometry>(geo: &G, setup: &Setup) -> Result<(), SetupError> {
                 "the square the pawn came from is not an empty square of its second rank",
             ));
         }
-    }
-    let them = !setup.turn;
-    let king = board.king(them).expect("checked above");
-    if is_attacked(geo, board, king, setup.turn, board.occupied()) {
-        return Err(SetupError::OppositeCheck(them.name()));
     }
     Ok(())
 }

@@ -88,7 +88,7 @@ fn a_bad_line_does_not_stop_the_others() {
 7k/7p/4N3/8/8/8/8/R5K1 w - - trapdoor 1; timers \"e6:1\"; dm 1;
 7k/7p/4N3/8/8/8/8/R5K1 w - - trapdor 1; dm 1;
 7k/7p/4N3/8/8/8/8/R5K1R w - - dm 1;
-7k/7p/4N3/8/8/8/8/R5K1 w - - taxi \"2 0\"; dm 1;
+7k/7p/4N3/8/8/8/8/R5K1 w - - mirror \"8/8/8/8/8/8/8/8\"; dm 1;
 R2N3k/6pp/8/8/8/8/P7/6K1 w - - trapdoor 1; timers \"d8:1\"; dm 1;
 ";
     let out = run_stdin(&["solve", "--json", "--threads", "1", "-"], file);
@@ -111,7 +111,7 @@ R2N3k/6pp/8/8/8/8/P7/6K1 w - - trapdoor 1; timers \"d8:1\"; dm 1;
     );
     assert_eq!(
         objs[3]["error"],
-        "-: line 5, column 30: taxi: not supported yet (line 5)"
+        "-: line 5, column 30: mirror: not supported yet (line 5)"
     );
     assert_eq!(objs[4]["status"], "solved");
     assert_eq!(objs[4]["keys"].as_array().unwrap().len(), 13);

@@ -17,6 +17,7 @@ use std::sync::atomic::AtomicBool;
 fn trapdoor(timer: u8, order: FallOrder) -> Game {
     Game::new(Rules {
         trapdoor: Some(Trapdoor { timer, order }),
+        ..Rules::default()
     })
 }
 

@@ -208,8 +208,12 @@ fn rule_checks_on_reading() {
             "taxi_income: only with taxi on the same line",
         ),
         (
-            "4k3/8/8/8/4P3/8/8/4K3 w - - taxi \"2 0\";",
-            "taxi: not supported yet (line 1)",
+            "4k3/8/8/8/4P3/8/8/4K3 w - - taxi \"2\";",
+            "taxi: \"W B\" (cash in hand of White and Black) expected",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\";",
+            "underworld: not supported yet (line 1)",
         ),
         ("4k3/8/8/8/8/8/8/8 w - - dm 2;", "White has no king"),
         ("4k3/8/8/8/8/8/8/3KK3 w - - dm 2;", "White has 2 kings"),

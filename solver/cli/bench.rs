@@ -140,6 +140,7 @@ fn run_suite(
                     timer: 1,
                     order: FallOrder::MateFirst,
                 }),
+                ..*p.game.rules()
             })
         } else {
             p.game.clone()

@@ -67,7 +67,18 @@ pub fn run(args: ReplayArgs) -> bool {
             Color::Black => format!("{number}..."),
         };
         let played = game.play(&pos, mv);
-        println!("{prefix}{}", san::san_played(game, &pos, mv, &played));
+        let money = match game.rules().taxi {
+            Some(_) => format!(
+                " [W {} B {}]",
+                played.position.cash(Color::White),
+                played.position.cash(Color::Black)
+            ),
+            None => String::new(),
+        };
+        println!(
+            "{prefix}{}{money}",
+            san::san_played(game, &pos, mv, &played)
+        );
         pos = played.position;
         match played.outcome {
             Some(Outcome::Mate) => println!("checkmate: the mover wins before anything falls"),

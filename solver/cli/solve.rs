@@ -92,11 +92,14 @@ fn tree_json(node: &AttackNode, chess960: bool) -> Value {
         "move": node.mv.coord(chess960).to_string(),
         "san": node.san,
         "wins_in": node.wins_in,
+        "cash": node.cash,
         "threat": node.threat.iter().map(|t| json!({"move": t.mv.coord(chess960).to_string(), "san": t.san})).collect::<Vec<_>>(),
         "defences": node.defences.iter().map(|d| json!({
             "move": d.mv.coord(chess960).to_string(),
             "san": d.san,
             "king_fell": d.king_fell,
+            "truncated": d.truncated,
+            "cash": d.cash,
             "continuations": d.continuations.iter().map(|c| tree_json(c, chess960)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "truncated": node.truncated,
@@ -112,10 +115,22 @@ fn number(ply_attacker: u32, attacker_move: bool) -> String {
     }
 }
 
+/// ` [W 2 B 0]`: each side's cash after a move, under Taxi rules.
+fn money(cash: Option<[u32; 2]>) -> String {
+    cash.map(|[w, b]| format!(" [W {w} B {b}]"))
+        .unwrap_or_default()
+}
+
 fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
     let pad = " ".repeat(indent);
     let mark = if depth == 1 { "!" } else { "" };
-    out.push_str(&format!("{pad}{}{}{}", number(depth, true), node.san, mark));
+    out.push_str(&format!(
+        "{pad}{}{}{}{}",
+        number(depth, true),
+        node.san,
+        mark,
+        money(node.cash)
+    ));
     if !node.threat.is_empty() {
         let threats: Vec<String> = node
             .threat
@@ -129,14 +144,27 @@ fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
     }
     out.push('\n');
     for d in &node.defences {
-        out.push_str(&format!("{pad}    {}{}", number(depth, false), d.san));
+        out.push_str(&format!(
+            "{pad}    {}{}{}",
+            number(depth, false),
+            d.san,
+            money(d.cash)
+        ));
         if d.king_fell {
             out.push_str(" (the king falls)");
+        }
+        if d.truncated {
+            out.push_str(" ... (tree cut here; --keys-only for keys alone)");
         }
         match d.continuations.as_slice() {
             [] => out.push('\n'),
             [single] if single.defences.is_empty() && !single.truncated => {
-                out.push_str(&format!(" {}{}\n", number(depth + 1, true), single.san));
+                out.push_str(&format!(
+                    " {}{}{}\n",
+                    number(depth + 1, true),
+                    single.san,
+                    money(single.cash)
+                ));
             }
             conts => {
                 let all_leaves = conts.iter().all(|c| c.defences.is_empty() && !c.truncated);
@@ -161,6 +189,26 @@ fn describe_rules(problem: &Problem) -> String {
     let mut parts = Vec::new();
     if let Some(td) = problem.game.rules().trapdoor {
         parts.push(format!("trapdoor {} {}", td.timer, td.order.name()));
+    }
+    if let Some(taxi) = problem.game.rules().taxi {
+        let p = &problem.position;
+        parts.push(format!(
+            "taxi (cash W {} B {}, income {})",
+            p.cash(fairysolve::Color::White),
+            p.cash(fairysolve::Color::Black),
+            taxi.income
+        ));
+    }
+    if let Some(eq) = problem.game.earthquake(&problem.position) {
+        let (dx, dy) = eq.displacement();
+        parts.push(format!(
+            "earthquake ({dx},{dy}) void {}",
+            eq.void_rule().name()
+        ));
+        if problem.game.has_aftershocks() {
+            let q = problem.position.quake();
+            parts.push(format!("aftershocks {}/{}", q.shocks[0], q.shocks[1]));
+        }
     }
     if parts.is_empty() {
         "orthodox".into()

@@ -292,6 +292,14 @@ impl Geometry for Earthquake {
     fn ride_length(&self, a: Square, b: Square) -> u32 {
         self.ride_length[a.index()][b.index()] as u32
     }
+    fn longest_ride(&self) -> u32 {
+        self.ride_length
+            .iter()
+            .flatten()
+            .copied()
+            .max()
+            .unwrap_or(0) as u32
+    }
 }
 
 #[cfg(test)]

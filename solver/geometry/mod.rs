@@ -33,6 +33,8 @@ pub trait Geometry: Sync {
     fn line(&self, a: Square, b: Square) -> Bitboard;
     /// Squares a rider travels from `a` to `b` on an empty board (the move's length).
     fn ride_length(&self, a: Square, b: Square) -> u32;
+    /// The longest ride on this board (a bound for Taxi prices).
+    fn longest_ride(&self) -> u32;
 
     #[inline(always)]
     fn queen_attacks(&self, sq: Square, occupied: Bitboard) -> Bitboard {

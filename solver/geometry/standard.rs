@@ -180,6 +180,9 @@ impl Geometry for Standard {
     fn line(&self, a: Square, b: Square) -> Bitboard {
         Bitboard(LINE[a.index()][b.index()])
     }
+    fn longest_ride(&self) -> u32 {
+        7
+    }
     #[inline(always)]
     fn ride_length(&self, a: Square, b: Square) -> u32 {
         let df = (a.file() as i32 - b.file() as i32).unsigned_abs();

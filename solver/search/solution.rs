@@ -35,7 +35,7 @@ impl Default for SolveOptions {
             max_refutations: 1,
             time_limit: None,
             tree: true,
-            tree_budget: 400,
+            tree_budget: 1500,
         }
     }
 }
@@ -53,6 +53,8 @@ pub struct AttackNode {
     pub defences: Vec<DefenceNode>,
     /// The move ends the game at once (mate before any fall, or a mate).
     pub mates: bool,
+    /// Taxi: White's and Black's cash after the move (the opponent's income included).
+    pub cash: Option<[u32; 2]>,
     /// Part of the tree below was left out (budget).
     pub truncated: bool,
 }
@@ -63,6 +65,10 @@ pub struct DefenceNode {
     pub san: String,
     /// The defender's own king fell with this move.
     pub king_fell: bool,
+    /// Taxi: White's and Black's cash after the move.
+    pub cash: Option<[u32; 2]>,
+    /// The continuations were left out (the tree's size budget ran out).
+    pub truncated: bool,
     /// Attacker continuations that win soonest after this defence (more than one: a dual).
     pub continuations: Vec<AttackNode>,
 }
@@ -98,6 +104,16 @@ impl Solution {
     pub fn cooked(&self) -> bool {
         self.keys.len() > 1
     }
+}
+
+/// Each side's cash in `pos`, under Taxi rules.
+fn cash<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<[u32; 2]> {
+    game.rules.taxi.map(|_| {
+        [
+            pos.cash(crate::types::Color::White),
+            pos.cash(crate::types::Color::Black),
+        ]
+    })
 }
 
 /// Solves `#n` for the side to move. `progress` is called after each first move.
@@ -296,6 +312,7 @@ fn tree_node<T: Terrain>(
         threat: Vec::new(),
         defences: Vec::new(),
         mates: false,
+        cash: cash(game, &played.position),
         truncated: false,
     };
     *budget = budget.saturating_sub(1);
@@ -327,6 +344,7 @@ fn tree_node<T: Terrain>(
                 threat: Vec::new(),
                 defences: Vec::new(),
                 mates: p2.outcome == Some(Outcome::Mate) || game.is_checkmated(&p2.position),
+                cash: cash(game, &p2.position),
                 truncated: false,
             });
         }
@@ -337,6 +355,8 @@ fn tree_node<T: Terrain>(
             mv: d,
             san: san::san_played(game, &next, d, &p),
             king_fell: p.outcome == Some(Outcome::KingFell),
+            cash: cash(game, &p.position),
+            truncated: false,
             continuations: Vec::new(),
         };
         if p.outcome.is_none() && n >= 2 {
@@ -344,6 +364,7 @@ fn tree_node<T: Terrain>(
             for w in winners {
                 if *budget == 0 {
                     node.truncated = true;
+                    dn.truncated = true;
                     break;
                 }
                 dn.continuations

@@ -1,0 +1,138 @@
+//! Taxi Chess (rules.md 2): every move costs money, captures pay a towing fee, and a
+//! check is only an attack the attacker can afford on its next turn. The order of a
+//! move's events is `game`'s; here are the prices and the affordable attack.
+
+use crate::attacks::attackers;
+use crate::board::Board;
+use crate::geometry::Geometry;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// The economy of a game (rules.md 2, parameters).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Taxi {
+    /// Received before each own turn.
+    pub income: u32,
+    /// Cash at the start of a game (kept for the record; problems give cash in hand).
+    pub start: u32,
+}
+
+impl Default for Taxi {
+    fn default() -> Taxi {
+        Taxi {
+            income: 2,
+            start: 16,
+        }
+    }
+}
+
+/// The towing fee of a capture on `sq`: 1 + the square's distance from the edge
+/// (4 on d4-e5, 3 on the rest of c3-f6, 2 on the rest of b2-g7, 1 on the edge).
+pub fn towing_fee(sq: Square) -> u32 {
+    let (f, r) = (sq.file() as u32, sq.rank() as u32);
+    1 + f.min(7 - f).min(r).min(7 - r)
+}
+
+/// Cost of travelling: one a square (riders, king, pawns; void cells flown over are
+/// free, rules.md 3.8), two for a knight's leap.
+#[inline]
+pub fn movement_cost<G: Geometry>(geo: &G, role: Role, from: Square, to: Square) -> u32 {
+    match role {
+        Role::Knight => 2,
+        _ => geo.ride_length(from, to),
+    }
+}
+
+/// The full price of a legal move (rules.md 2.1).
+pub fn cost<G: Geometry>(geo: &G, board: &Board, mv: Move) -> u32 {
+    match mv.kind {
+        MoveKind::Aftershock(_) => 0,
+        MoveKind::Castle => {
+            if mv.to.file() > mv.from.file() {
+                4
+            } else {
+                5
+            }
+        }
+        MoveKind::EnPassant => {
+            let victim = geo.pawn_step(!board.color_at(mv.from).unwrap_or(Color::White), mv.to);
+            movement_cost(geo, mv.role, mv.from, mv.to) + victim.first().map_or(0, towing_fee)
+        }
+        _ => {
+            let travel = movement_cost(geo, mv.role, mv.from, mv.to);
+            let fee = if board.occupied().contains(mv.to) {
+                towing_fee(mv.to)
+            } else {
+                0
+            };
+            let promotion = if mv.promotion().is_some() { 2 } else { 0 };
+            travel + fee + promotion
+        }
+    }
+}
+
+/// Whether `by` can capture on `sq` with a move it can afford with `budget`: movement
+/// cost only (rules.md 2.2); a pinned piece still attacks.
+pub fn affordably_attacked<G: Geometry>(
+    geo: &G,
+    board: &Board,
+    sq: Square,
+    by: Color,
+    budget: u32,
+) -> bool {
+    attackers(geo, board, sq, by, board.occupied()).any(|a| {
+        let role = board.role_at(a).unwrap_or(Role::Pawn);
+        movement_cost(geo, role, a, sq) <= budget
+    })
+}
+
+/// What `color` can spend on its next turn: its cash, plus its income when it is not
+/// the side to move (rules.md 2.2).
+pub fn next_turn_budget(pos: &Position, color: Color, taxi: &Taxi) -> u32 {
+    pos.cash(color) + if pos.turn() == color { 0 } else { taxi.income }
+}
+
+/// Whether the king of `color` is in (affordable) check.
+pub fn in_check<G: Geometry>(geo: &G, pos: &Position, color: Color, taxi: &Taxi) -> bool {
+    match pos.board().king(color) {
+        Some(k) => affordably_attacked(
+            geo,
+            pos.board(),
+            k,
+            !color,
+            next_turn_budget(pos, !color, taxi),
+        ),
+        None => false,
+    }
+}
+
+/// Whether every move costs less than both sides can pay and every attack is
+/// affordable: then Taxi legality is FIDE legality (rules.md 2 with deep pockets).
+pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
+    // The dearest move: the longest ride on this board, the largest fee, a promotion.
+    let dearest = geo.longest_ride() + 4 + 2;
+    let us = pos.turn();
+    pos.cash(us) >= dearest && next_turn_budget(pos, !us, taxi) >= dearest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn towing_fees_by_ring() {
+        for (sq, fee) in [
+            (Square::D4, 4),
+            (Square::E5, 4),
+            (Square::C3, 3),
+            (Square::F6, 3),
+            (Square::B2, 2),
+            (Square::G7, 2),
+            (Square::A1, 1),
+            (Square::H5, 1),
+        ] {
+            assert_eq!(towing_fee(sq), fee, "{sq}");
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Taxi Chess as rules.md section 2 reads: prices, affordable check, the fixed points of
+//! the study (2.4) and what the solver settles about it, the problem collection, and
+//! equality with FIDE when cash is far above any price.
+
+mod common;
+
+use common::{problem, problems};
+use fairysolve::game::Status;
+use fairysolve::san::parse_move;
+use fairysolve::search::solution::SolveOptions;
+use fairysolve::search::tt::Table;
+use fairysolve::Position;
+use std::sync::atomic::AtomicBool;
+
+const STUDY: &str = "8/8/8/8/r7/1K1R4/8/k7 w - - taxi \"2 0\";";
+
+fn line(start: &str, moves: &str) -> (fairysolve::problem::Problem, Position) {
+    let p = problem(start);
+    let mut pos = p.position;
+    for m in moves.split_whitespace() {
+        let text = m.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let mv = parse_move(&p.game, &pos, text).unwrap_or_else(|e| panic!("{m}: {e}"));
+        pos = p.game.play(&pos, mv).position;
+    }
+    (p, pos)
+}
+
+fn legal(p: &fairysolve::problem::Problem, pos: &Position) -> Vec<String> {
+    let mut v: Vec<String> = p
+        .game
+        .legal_moves(pos)
+        .iter()
+        .map(|m| m.coord(false).to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+fn keys(p: &fairysolve::problem::Problem, pos: &Position, n: u32) -> Vec<String> {
+    let table = Table::new(16);
+    let stop = AtomicBool::new(false);
+    let opts = SolveOptions {
+        tree: false,
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let mut v: Vec<String> = p
+        .game
+        .solve(&table, pos, n, &opts, &stop, &|_, _| {})
+        .keys
+        .iter()
+        .map(|(m, _)| m.coord(false).to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn rule_2_4_the_fixed_points_of_the_study() {
+    // 1.Rd3-d1 is not check: White, with 0 left and 2 to come, cannot pay for d1-a1.
+    let (p, pos) = line(STUDY, "1.Rd1");
+    assert!(!p.game.in_check(&pos));
+    assert_eq!(
+        (
+            pos.cash(fairysolve::Color::White),
+            pos.cash(fairysolve::Color::Black)
+        ),
+        (0, 2)
+    );
+    // After 1...Ra4-b4+ the capture Kxb4 costs 1 + fee 2 = 3 > 2: illegal; Ka3 is check.
+    let (p, pos) = line(STUDY, "1.Rd1 Rb4");
+    assert!(p.game.in_check(&pos));
+    assert!(!legal(&p, &pos).contains(&"b3b4".to_string()));
+    let (p, after_ka3) = line(STUDY, "1.Rd1 Rb4 2.Ka3");
+    assert!(p.game.in_check(&after_ka3));
+    // After 1...Ra4-a3+ 2.Kxa3 Black is stalemated.
+    let (p, pos) = line(STUDY, "1.Rd1 Ra3 2.Kxa3");
+    assert_eq!(p.game.status(&pos), Status::Stalemated);
+}
+
+#[test]
+fn the_study_settled() {
+    // White mates in 6 with 1.Kxa4 or 1.Rd2, not in 5 (positions/taxi/README.md).
+    let p = problem(STUDY);
+    assert!(keys(&p, &p.position, 5).is_empty());
+    assert_eq!(keys(&p, &p.position, 6), vec!["b3a4", "d3d2"]);
+    // "and wins": after 1.Rd1 Rb4+ 2.Ka3+ Rb1, 3.Re1 mates in 2.
+    let (p, pos) = line(STUDY, "1.Rd1 Rb4 2.Ka3 Rb1");
+    assert_eq!(keys(&p, &pos, 2), vec!["d1e1"]);
+    // "seems to be a draw": after 1.Rd1 Ra3+ 2.Kb4+ Kb2 3.Rd2+ Kc1, no mate in 8.
+    let (p, pos) = line(STUDY, "1.Rd1 Ra3 2.Kb4 Kb2 3.Rd2 Kc1");
+    assert!(keys(&p, &pos, 8).is_empty());
+}
+
+#[test]
+fn rule_2_1_prices() {
+    use fairysolve::taxi::{cost, towing_fee};
+    let geo = fairysolve::geometry::Standard;
+    let fee = |s: &str| towing_fee(fairysolve::Square::parse(s).unwrap());
+    assert_eq!(
+        (
+            fee("d4"),
+            fee("e5"),
+            fee("c3"),
+            fee("f6"),
+            fee("b2"),
+            fee("g7"),
+            fee("a1"),
+            fee("h4")
+        ),
+        (4, 4, 3, 3, 2, 2, 1, 1)
+    );
+    let price = |line_: &str, mv: &str| {
+        let p = problem(line_);
+        let m = parse_move(&p.game, &p.position, mv).unwrap();
+        cost(&geo, p.position.board(), m)
+    };
+    let rich = "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 taxi \"99 99\";";
+    assert_eq!(price(rich, "O-O"), 4);
+    assert_eq!(price(rich, "O-O-O"), 5);
+    assert_eq!(price(rich, "Ra1a7"), 6);
+    assert_eq!(price(rich, "exd6"), 1 + 4, "en passant pays the fee of d5");
+    assert_eq!(price(rich, "b8=Q"), 1 + 2);
+    assert_eq!(price(rich, "bxa8=N"), 1 + 1 + 2);
+    assert_eq!(price(rich, "Rxa8"), 7 + 1);
+    assert_eq!(price("8/8/8/8/8/8/4P3/k3K1N1 w - - taxi \"9 9\";", "e4"), 2);
+    assert_eq!(
+        price("8/8/8/8/8/8/4P3/k3K1N1 w - - taxi \"9 9\";", "Nf3"),
+        2
+    );
+}
+
+#[test]
+fn rule_2_3_castling_not_through_an_affordable_attack() {
+    // The f8 rook attacks f1 at a price of 7: with 4 in hand plus 2 to come Black cannot
+    // pay it, so White may castle through f1; with 5 + 2 it can, and White may not.
+    let poor = problem("4kr2/8/8/8/8/8/8/4K2R w K - taxi \"4 4\";");
+    assert!(legal(&poor, &poor.position).contains(&"e1g1".to_string()));
+    let rich = problem("4kr2/8/8/8/8/8/8/4K2R w K - taxi \"4 5\";");
+    assert!(!legal(&rich, &rich.position).contains(&"e1g1".to_string()));
+}
+
+#[test]
+fn rule_2_2_a_pinned_piece_still_gives_check() {
+    // Black's b4 bishop is pinned to its king by the c5 bishop, yet it attacks e1 at a
+    // price of 3: White is in check when Black will have 3 on its turn (1 + 2), and not
+    // when it will have 2.
+    let p = problem("8/8/8/2B5/1b6/k7/8/4K3 w - - taxi \"2 1\";");
+    assert!(p.game.in_check(&p.position));
+    let q = problem("8/8/8/2B5/1b6/k7/8/4K3 w - - taxi \"2 0\";");
+    assert!(!q.game.in_check(&q.position));
+}
+
+#[test]
+fn taxi_collection_key_sets() {
+    for p in problems("positions/taxi/problems.epd")
+        .into_iter()
+        .chain(problems("positions/taxi/study.epd"))
+    {
+        let want = p
+            .record
+            .get("c1")
+            .and_then(|o| o.single())
+            .unwrap()
+            .strip_prefix("keys: ")
+            .unwrap()
+            .to_string();
+        let n = p.stipulation.unwrap().moves;
+        let got = keys(&p, &p.position, n);
+        let got = if got.is_empty() {
+            "none".to_string()
+        } else {
+            got.join(" ")
+        };
+        assert_eq!(got, want, "{:?}", p.id());
+    }
+}
+
+#[test]
+fn deep_pockets_make_taxi_fide() {
+    // Cash far above any price: every move affordable, every attack a check.
+    for p in problems("positions/perft/standard.epd").into_iter().take(6) {
+        let rich = problem(&format!("{} taxi \"5000 5000\";", p.record.fen_text));
+        for depth in 1..=3 {
+            assert_eq!(
+                rich.game.perft(&rich.position, depth, true),
+                p.game.perft(&p.position, depth, true),
+                "{:?}",
+                p.record.fen_text
+            );
+        }
+    }
+    for p in problems("positions/orthodox/twomovers.epd")
+        .into_iter()
+        .take(25)
+    {
+        let rich = problem(&format!("{} taxi \"5000 5000\"; dm 2;", p.record.fen_text));
+        assert_eq!(
+            keys(&rich, &rich.position, 2),
+            keys(&p, &p.position, 2),
+            "{:?}",
+            p.id()
+        );
+    }
+}
+
+#[test]
+fn poor_perft_differs() {
+    // The test above can fail: with little cash the counts change.
+    let p = problem("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - taxi \"1 0\";");
+    assert_ne!(p.game.perft(&p.position, 2, true), 400);
+    // With 1 in hand only one-square moves: 16 pawn steps... and the knights cannot move.
+    assert_eq!(p.game.perft(&p.position, 1, true), 8);
+}
+
+#[test]
+fn taxi_with_trapdoor_and_earthquake() {
+    // Both modifiers: a move pays and its piece starts ticking.
+    let (p, pos) = line(
+        "4k3/8/8/8/8/8/8/R3K3 w - - taxi \"9 0\"; trapdoor 1;",
+        "1.Ra4 Kd8",
+    );
+    assert_eq!(pos.timers().get(fairysolve::Square::A4), Some(1));
+    assert_eq!(pos.cash(fairysolve::Color::White), 9 - 3 + 2);
+    // A rook that stays falls at the end of White's next move unless it moves.
+    let mv = parse_move(&p.game, &pos, "Ke2").unwrap();
+    assert_eq!(
+        p.game.play(&pos, mv).fallen.collect::<Vec<_>>(),
+        vec![fairysolve::Square::A4]
+    );
+    // Earthquake: void cells flown over are free (rules.md 3.8): a4-a5 over the void
+    // row of (0,-1) costs 1.
+    let eq = problem("4k3/8/8/8/R7/8/8/4K3 w - - taxi \"1 0\"; earthquake \"0 -1\"; void fly;");
+    assert!(legal(&eq, &eq.position).contains(&"a4a5".to_string()));
+    assert!(!legal(&eq, &eq.position).contains(&"a4a6".to_string()));
+}
