@@ -70,6 +70,7 @@ fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
 
 fn perft_part(quick: bool) {
     let game = Game::fide();
+    let runs = if quick { 1 } else { 3 };
     println!(
         "perft, single thread (best of {})",
         if quick { 1 } else { 3 }
@@ -91,6 +92,35 @@ fn perft_part(quick: bool) {
                 n as f64 / t.as_secs_f64()
             );
         }
+    }
+    // The same count under other rules and boards, for the ratios to FIDE.
+    let depth = 6 - quick as u32;
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let (t_fide, _) = best_of(runs, || {
+        game.perft(&parse_fen(start).expect("FEN"), depth, true)
+    });
+    for ops in [
+        " taxi \"18 16\";",
+        " taxi \"5 5\";",
+        " earthquake \"1 0\";",
+        " earthquake \"0 -1\"; void fly;",
+        " trapdoor 5;",
+    ] {
+        let Ok(Line::Position(rec)) = epd::parse_line(&format!("{start}{ops}"), 1) else {
+            continue;
+        };
+        let Ok(p) = problem::from_record(*rec) else {
+            continue;
+        };
+        let (t, n) = best_of(runs, || p.game.perft(&p.position, depth, true));
+        println!(
+            "{:<26} {:>12} {:>10.1} {:>14.0}   {:.2} x FIDE",
+            format!("start d{depth}{ops}"),
+            n,
+            t.as_secs_f64() * 1e3,
+            n as f64 / t.as_secs_f64(),
+            t.as_secs_f64() / t_fide.as_secs_f64()
+        );
     }
     println!();
 }
@@ -118,11 +148,20 @@ fn read_suite(path: &str) -> Vec<(Problem, String)> {
     out
 }
 
+/// The rules a suite is run under: as written, or with a modifier added.
+#[derive(Copy, Clone, PartialEq)]
+enum Variant {
+    AsWritten,
+    Trapdoor1,
+    /// Taxi with the cash of a game's start (White 18, Black 16: rules.md 2).
+    Taxi,
+}
+
 /// Solves every problem; returns total time and the key sets.
 fn run_suite(
     problems: &[(Problem, String)],
     threads: usize,
-    trapdoor: bool,
+    variant: Variant,
     table: &Table,
 ) -> (Duration, Vec<Vec<String>>) {
     let stop = AtomicBool::new(false);
@@ -134,20 +173,28 @@ fn run_suite(
     let mut total = Duration::ZERO;
     let mut keys = Vec::new();
     for (p, _) in problems {
-        let game = if trapdoor {
-            p.game.with_rules(Rules {
+        let mut pos = p.position;
+        let game = match variant {
+            Variant::AsWritten => p.game.clone(),
+            Variant::Trapdoor1 => p.game.with_rules(Rules {
                 trapdoor: Some(Trapdoor {
                     timer: 1,
                     order: FallOrder::MateFirst,
                 }),
                 ..*p.game.rules()
-            })
-        } else {
-            p.game.clone()
+            }),
+            Variant::Taxi => {
+                pos.set_cash(fairysolve::Color::White, 18);
+                pos.set_cash(fairysolve::Color::Black, 16);
+                p.game.with_rules(Rules {
+                    taxi: Some(fairysolve::taxi::Taxi::default()),
+                    ..*p.game.rules()
+                })
+            }
         };
         let n = p.stipulation.expect("filtered").moves;
         let t = Instant::now();
-        let sol = game.solve(table, &p.position, n, &opts, &stop, &|_, _| {});
+        let sol = game.solve(table, &pos, n, &opts, &stop, &|_, _| {});
         total += t.elapsed();
         let mut k: Vec<String> = sol
             .keys
@@ -215,7 +262,7 @@ pub fn run(args: BenchArgs) -> bool {
     let table = Table::new(32);
     let mut ok = true;
     println!(
-        "{:<36} {:>5} {:>10} {:>10} {:>8} {:>11} {:>8} {:>10} {:>8}",
+        "{:<36} {:>5} {:>10} {:>10} {:>8} {:>11} {:>8} {:>10} {:>8} {:>10} {:>8}",
         "solver suite",
         "lines",
         "1 thread",
@@ -223,6 +270,8 @@ pub fn run(args: BenchArgs) -> bool {
         "speedup",
         "trapdoor 1",
         "td/orth",
+        "taxi",
+        "taxi/or",
         "peer",
         "peer/us"
     );
@@ -234,14 +283,15 @@ pub fn run(args: BenchArgs) -> bool {
         }
         // Each configuration twice, the better time counted: the first run of a process
         // also pays for touching the table's memory.
-        let best = |threads: usize, trapdoor: bool| {
-            let (ta, ka) = run_suite(&problems, threads, trapdoor, &table);
-            let (tb, _) = run_suite(&problems, threads, trapdoor, &table);
+        let best = |threads: usize, variant: Variant| {
+            let (ta, ka) = run_suite(&problems, threads, variant, &table);
+            let (tb, _) = run_suite(&problems, threads, variant, &table);
             (ta.min(tb), ka)
         };
-        let (t1, k1) = best(1, false);
-        let (tn, kn) = best(threads, false);
-        let (ttd, _) = best(1, true);
+        let (t1, k1) = best(1, Variant::AsWritten);
+        let (tn, kn) = best(threads, Variant::AsWritten);
+        let (ttd, _) = best(1, Variant::Trapdoor1);
+        let (ttx, _) = best(1, Variant::Taxi);
         if k1 != kn {
             eprintln!("{file}: key sets differ between 1 and {threads} threads");
             ok = false;
@@ -267,7 +317,7 @@ pub fn run(args: BenchArgs) -> bool {
             }
         };
         println!(
-            "{:<36} {:>5} {:>8.0}ms {:>8.0}ms {:>8.2} {:>9.0}ms {:>8.2} {:>10} {:>8}",
+            "{:<36} {:>5} {:>8.0}ms {:>8.0}ms {:>8.2} {:>9.0}ms {:>8.2} {:>8.0}ms {:>8.2} {:>10} {:>8}",
             file,
             problems.len(),
             t1.as_secs_f64() * 1e3,
@@ -275,6 +325,8 @@ pub fn run(args: BenchArgs) -> bool {
             t1.as_secs_f64() / tn.as_secs_f64(),
             ttd.as_secs_f64() * 1e3,
             ttd.as_secs_f64() / t1.as_secs_f64(),
+            ttx.as_secs_f64() * 1e3,
+            ttx.as_secs_f64() / t1.as_secs_f64(),
             peer_col,
             ratio_col
         );

@@ -250,7 +250,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         Ok(false)
     }
 
-    /// Under Trapdoor rules, which attacker's last moves can win. A win needs mate (so a
+    /// Under Trapdoor or Taxi rules, which attacker's last moves can win. A win needs mate (so a
     /// check in P or, after the falls, in P') unless the defender's king can fall; a
     /// check in P' that was not one in P comes from a rider standing beyond a falling
     /// piece on a line to the king. Returns `None` when every move must be tried (the
@@ -266,6 +266,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let us = pos.turn();
         let king = board.king(!us)?;
         if pos.timers().get(king).is_some_and(|r| r <= 1) {
+            return None;
+        }
+        // Taxi: a rider that already attacks the king, too dear to be a check now, becomes
+        // one after any move cheap enough to save the money (rules.md 2.2).
+        if self.game.rules.taxi.is_some()
+            && crate::attacks::attackers(geo, board, king, us, board.occupied()).is_nonempty()
+        {
             return None;
         }
         let expiring = crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::EMPTY);
@@ -443,4 +450,42 @@ impl<'a, T: Terrain> Searcher<'a, T> {
 fn defender_king_may_fall(pos: &Position) -> bool {
     let kings = pos.board().by_piece(pos.turn(), Role::King) & pos.timers().ticking();
     kings.into_iter().any(|k| pos.timers().left(k) <= 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::epd::{parse_line, Line};
+    use crate::game::AnyGame;
+
+    fn game_and_position(line: &str) -> (Game<crate::geometry::Standard>, Position) {
+        let Ok(Line::Position(rec)) = parse_line(line, 1) else {
+            panic!("{line}")
+        };
+        let p = crate::problem::from_record(*rec).unwrap();
+        match p.game {
+            AnyGame::Standard(g) => (g, p.position),
+            _ => panic!("standard board expected"),
+        }
+    }
+
+    #[test]
+    fn taxi_last_ply_keeps_quiet_moves_that_save_money() {
+        // The d1 rook attacks a1 at a price of 3; White has 2: after any move of cost 1
+        // (h3, Ka3) White will have 3 and the attack is a check, mate with b3 and d1
+        // guarding the flights. Those quiet moves must not be cut at the last ply.
+        let (game, pos) = game_and_position("8/8/8/8/8/1K6/7P/k2R4 w - - taxi \"2 0\";");
+        let stop = AtomicBool::new(false);
+        let table = Table::new(1);
+        let s = Searcher::new(
+            &game,
+            &table,
+            Limits {
+                stop: &stop,
+                deadline: None,
+            },
+        );
+        assert_eq!(s.last_ply_shortcut(&pos), None);
+        assert!(s.attack(&pos, 1, &mut Killers::default()).unwrap());
+    }
 }
