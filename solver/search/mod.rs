@@ -194,7 +194,12 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     }
                 }
             }
-            if !fide {
+            if self.game.rules.taxi.is_some() {
+                // The candidates are FIDE moves; Taxi legality (price, affordable check)
+                // is the game's.
+                let legal = self.game.legal_moves(pos);
+                candidates.out.retain(|m| legal.contains(m));
+            } else if !fide {
                 self.game.retain_legal(pos, &mut candidates.out);
             }
             let killer = k.attack[1].filter(|km| candidates.out.contains(km));
