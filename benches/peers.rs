@@ -3,9 +3,12 @@
 //! several runs and the ratio fairysolve / fastest peer (below 1.0: fairysolve faster).
 //! Pass `quick` for shallower depths (`cargo bench --bench peers -- quick`).
 
+mod peer_perft;
+
 use fairysolve::fen::parse_fen;
 use fairysolve::game::Game;
-use shakmaty::{CastlingMode, Chess, Position as _};
+use peer_perft::{cozy_perft, shakmaty_perft};
+use shakmaty::{CastlingMode, Chess};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -22,48 +25,6 @@ const CASES: &[(&str, &str, u32)] = &[
     ),
     ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
 ];
-
-fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    if bulk && depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-    } else {
-        board.generate_moves(|moves| {
-            for mv in moves {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                // The leaf move is really made: its result is observed.
-                nodes += cozy_perft(black_box(&child), depth - 1, bulk);
-            }
-            false
-        });
-    }
-    nodes
-}
-
-fn shakmaty_perft(pos: &Chess, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.legal_moves();
-    if bulk && depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(*m);
-            shakmaty_perft(black_box(&child), depth - 1, bulk)
-        })
-        .sum()
-}
 
 fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
     let mut best = Duration::MAX;

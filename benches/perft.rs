@@ -2,6 +2,8 @@
 //! position, each library a function of the group), Earthquake perft beside the standard
 //! board, and the solver on the bundled #2/#3 collections. `cargo bench --bench perft`.
 
+mod peer_perft;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fairysolve::epd::{parse_line, Line};
 use fairysolve::fen::parse_fen;
@@ -9,7 +11,8 @@ use fairysolve::game::Game;
 use fairysolve::problem::{from_record, Problem};
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
-use shakmaty::{CastlingMode, Chess, Position as _};
+use peer_perft::{cozy_perft, shakmaty_perft};
+use shakmaty::{CastlingMode, Chess};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
@@ -26,44 +29,6 @@ const POSITIONS: &[(&str, &str, u32)] = &[
     ),
     ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
 ];
-
-fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    board.generate_moves(|moves| {
-        if bulk && depth == 1 {
-            nodes += moves.len() as u64;
-        } else {
-            for mv in moves {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                nodes += cozy_perft(black_box(&child), depth - 1, bulk);
-            }
-        }
-        false
-    });
-    nodes
-}
-
-fn shakmaty_perft(pos: &Chess, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.legal_moves();
-    if bulk && depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(*m);
-            shakmaty_perft(black_box(&child), depth - 1, bulk)
-        })
-        .sum()
-}
 
 fn perft_side_by_side(c: &mut Criterion) {
     let game = Game::fide();

@@ -4,7 +4,7 @@
 //! Moves are handed to a `MoveSink` as a from-square with a set of targets, so that
 //! counting (perft's bulk leaves) costs a popcount and listing expands them.
 
-use crate::attacks::{attackers, is_attacked};
+use crate::attacks::{attackers, is_attacked, piece_attacks};
 use crate::bitboard::Bitboard;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -176,20 +176,9 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     if sink.done() {
         return;
     }
-    for (role, diagonal, straight) in [
-        (Role::Bishop, true, false),
-        (Role::Rook, false, true),
-        (Role::Queen, true, true),
-    ] {
+    for role in [Role::Bishop, Role::Rook, Role::Queen] {
         for from in board.by_piece(us, role) {
-            let mut t = Bitboard::EMPTY;
-            if diagonal {
-                t |= geo.bishop_attacks(from, occupied);
-            }
-            if straight {
-                t |= geo.rook_attacks(from, occupied);
-            }
-            t &= target;
+            let mut t = piece_attacks(geo, role, us, from, occupied) & target;
             if pinned.contains(from) {
                 t &= geo.line(king, from);
             }
@@ -303,20 +292,13 @@ pub fn generate_pseudo<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: 
     for from in board.by_piece(us, Role::Knight) {
         sink.piece(Role::Knight, from, geo.knight_attacks(from) - ours);
     }
-    for (role, diagonal, straight) in [
-        (Role::Bishop, true, false),
-        (Role::Rook, false, true),
-        (Role::Queen, true, true),
-    ] {
+    for role in [Role::Bishop, Role::Rook, Role::Queen] {
         for from in board.by_piece(us, role) {
-            let mut t = Bitboard::EMPTY;
-            if diagonal {
-                t |= geo.bishop_attacks(from, occupied);
-            }
-            if straight {
-                t |= geo.rook_attacks(from, occupied);
-            }
-            sink.piece(role, from, t - ours);
+            sink.piece(
+                role,
+                from,
+                piece_attacks(geo, role, us, from, occupied) - ours,
+            );
         }
     }
     let last_rank = Bitboard::rank(us.fold(7, 0));

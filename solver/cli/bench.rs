@@ -243,14 +243,7 @@ fn run_peer(
 }
 
 pub fn run(args: BenchArgs) -> bool {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
+    let threads = args.threads.unwrap_or_else(super::default_threads).max(1);
     if !args.no_perft {
         perft_part(args.quick);
     }

@@ -114,6 +114,13 @@ impl VariantFlags {
     }
 }
 
+/// Worker threads when none are asked for: every core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -357,11 +357,7 @@ pub fn run(args: SolveArgs) -> bool {
     install_interrupt_handler();
     let threads = args
         .threads
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
+        .unwrap_or_else(super::default_threads)
         .clamp(1, 256);
     let opts = SolveOptions {
         threads,

@@ -35,6 +35,12 @@ pub struct Limits<'a> {
     pub deadline: Option<Instant>,
 }
 
+/// A table lookup's result: a proved answer, or a move hint.
+enum Known {
+    Answer(bool),
+    Hint(u16),
+}
+
 /// Refutation memory: per remaining depth, the last defence that refuted and the last
 /// attacking move that won. Each thread keeps its own.
 #[derive(Clone, Default)]
@@ -98,6 +104,18 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
     }
 
+    /// What the table proves about winning within `n` from the position of `key`: the
+    /// answer, or else a move worth trying first (0 for none).
+    #[inline]
+    fn known(&self, key: u64, n: u32) -> Known {
+        match self.tt.probe(key) {
+            Some(b) if b.win as u32 <= n => Known::Answer(true),
+            Some(b) if b.fail as u32 >= n => Known::Answer(false),
+            Some(b) => Known::Hint(b.hint),
+            None => Known::Hint(0),
+        }
+    }
+
     /// Whether the attacker, to move in `pos`, wins within `n` moves.
     pub fn attack(&self, pos: &Position, n: u32, k: &mut Killers) -> SearchResult<bool> {
         let count = self.nodes.fetch_add(1, Ordering::Relaxed);
@@ -123,16 +141,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             return Ok(won);
         }
-        let mut hint = 0;
-        if let Some(b) = self.tt.probe(key) {
-            if b.win as u32 <= n {
-                return Ok(true);
-            }
-            if b.fail as u32 >= n {
-                return Ok(false);
-            }
-            hint = b.hint;
-        }
+        let hint = match self.known(key, n) {
+            Known::Answer(won) => return Ok(won),
+            Known::Hint(h) => h,
+        };
         let mut moves = MoveList::new();
         self.game.legal_moves_into(pos, &mut moves);
         order::sort_attacks(self.game, pos, &mut moves, hint, k.attack[n as usize & 31]);
@@ -311,14 +323,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let key = pos.hash() ^ self.salt;
         let mut hint = 0;
         if n >= TT_MIN_DEFENCE_DEPTH {
-            if let Some(b) = self.tt.probe(key) {
-                if b.win as u32 <= n {
-                    return Ok(true);
-                }
-                if b.fail as u32 >= n {
-                    return Ok(false);
-                }
-                hint = b.hint;
+            match self.known(key, n) {
+                Known::Answer(won) => return Ok(won),
+                Known::Hint(h) => hint = h,
             }
         }
         let mut moves = MoveList::new();

@@ -46,3 +46,42 @@ pub fn expected_counts(rec: &Record) -> Vec<(u32, u64)> {
         .filter_map(|o| Some((epd::perft_depth(&o.opcode)?, o.single()?.parse().ok()?)))
         .collect()
 }
+
+/// The key set a record publishes in `c1 "keys: a b ..."`, as one sorted line ("none"
+/// for no key).
+pub fn published_keys(p: &Problem) -> String {
+    let c1 = p
+        .record
+        .get("c1")
+        .and_then(|o| o.single())
+        .unwrap_or_else(|| panic!("line {}: no c1 keys", p.record.line));
+    let list = c1.strip_prefix("keys: ").expect("c1 \"keys: ...\"");
+    let mut v: Vec<&str> = list.split_whitespace().collect();
+    v.sort();
+    v.join(" ")
+}
+
+/// The solver's key set for `#n` from `pos`, as one sorted line ("none" for no key).
+pub fn solved_keys(p: &Problem, pos: &fairysolve::Position, n: u32, threads: usize) -> String {
+    use fairysolve::search::solution::SolveOptions;
+    let table = fairysolve::search::tt::Table::new(16);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = SolveOptions {
+        threads,
+        tree: false,
+        ..SolveOptions::default()
+    };
+    let sol = p.game.solve(&table, pos, n, &opts, &stop, &|_, _| {});
+    assert!(sol.complete());
+    let mut v: Vec<String> = sol
+        .keys
+        .iter()
+        .map(|(m, _)| m.coord(pos.is_chess960()).to_string())
+        .collect();
+    v.sort();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(" ")
+    }
+}
