@@ -12,20 +12,6 @@ use shakmaty::{CastlingMode, Chess};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const CASES: &[(&str, &str, u32)] = &[
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        6,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        5,
-    ),
-    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
-];
-
 fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
     let mut best = Duration::MAX;
     let mut nodes = 0;
@@ -46,7 +32,7 @@ fn main() {
         "perft", "leaves", "fairysolve", "cozy", "shakmaty", "ratio"
     );
     for bulk in [true, false] {
-        for &(name, fen, depth) in CASES {
+        for &(name, fen, depth) in &fairysolve::perft::BENCH_POSITIONS {
             let depth = if quick { depth - 1 } else { depth } - if bulk { 0 } else { 1 };
             let ours = parse_fen(fen).unwrap();
             let cozy: cozy_chess::Board = fen.parse().unwrap();

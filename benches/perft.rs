@@ -16,25 +16,12 @@ use shakmaty::{CastlingMode, Chess};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
-const POSITIONS: &[(&str, &str, u32)] = &[
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        4,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        3,
-    ),
-    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
-];
-
 fn perft_side_by_side(c: &mut Criterion) {
     let game = Game::fide();
     for bulk in [true, false] {
-        for &(name, fen, depth) in POSITIONS {
-            let depth = depth - (!bulk) as u32;
+        for &(name, fen, depth) in &fairysolve::perft::BENCH_POSITIONS {
+            // Two plies shallower than the perft benchmarks, so criterion can sample it.
+            let depth = depth - 2 - (!bulk) as u32;
             let mut group = c.benchmark_group(format!(
                 "perft {name} d{depth}{}",
                 if bulk { "" } else { " no-bulk" }

@@ -470,11 +470,6 @@ impl<T: Terrain> Game<T> {
         }
         nodes
     }
-
-    /// The side that moves in `pos`, for readability at call sites.
-    pub fn side(&self, pos: &Position) -> Color {
-        pos.turn()
-    }
 }
 
 /// What notation, replay and tests need of a game, whatever its geometry.

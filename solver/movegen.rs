@@ -93,17 +93,6 @@ impl MoveSink for MoveCounter {
     }
 }
 
-/// Pieces of `pos.turn()` that attack the king of the side to move; empty when that
-/// side has no king.
-#[inline(always)]
-pub fn checkers<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
-    let us = pos.turn();
-    match pos.board().king(us) {
-        Some(k) => attackers(geo, pos.board(), k, !us, pos.board().occupied()),
-        None => Bitboard::EMPTY,
-    }
-}
-
 /// Whether the king of `color` is attacked.
 #[inline(always)]
 pub fn king_attacked<G: Geometry>(geo: &G, pos: &Position, color: Color) -> bool {

@@ -7,6 +7,22 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
 
+/// The positions every perft benchmark uses (the standard suite's start position,
+/// Kiwipete and position 3), with the depth measured in bulk-counting runs.
+pub const BENCH_POSITIONS: [(&str, &str, u32); 3] = [
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        6,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+    ),
+    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
+];
+
 /// FIDE perft on one geometry. `bulk` counts the last ply from the move count.
 pub fn perft_fide<G: Geometry>(geo: &G, pos: &Position, depth: u32, bulk: bool) -> u64 {
     if depth == 0 {

@@ -189,9 +189,6 @@ impl Position {
     pub fn is_chess960(&self) -> bool {
         self.chess960
     }
-    pub fn set_chess960(&mut self, on: bool) {
-        self.chess960 = on;
-    }
 
     /// Sets the timer of the piece on `sq` (`None`: safe).
     /// Sets the timer of the piece on `sq` (`None`: safe). `r` is at most

@@ -43,20 +43,6 @@ const DEFAULT_SUITES: &[&str] = &[
     "positions/bench/orthodox-dm4.epd",
 ];
 
-const PERFT: &[(&str, &str, u32)] = &[
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        6,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        5,
-    ),
-    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
-];
-
 fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (Duration, u64) {
     let mut best = Duration::MAX;
     let mut out = 0;
@@ -80,7 +66,7 @@ fn perft_part(quick: bool) {
         "position", "leaves", "ms", "leaves/s"
     );
     for bulk in [true, false] {
-        for &(name, fen, depth) in PERFT {
+        for &(name, fen, depth) in &fairysolve::perft::BENCH_POSITIONS {
             let depth = depth - quick as u32 - (!bulk) as u32;
             let pos = parse_fen(fen).expect("bundled FEN");
             let (t, n) = best_of(if quick { 1 } else { 3 }, || game.perft(&pos, depth, bulk));

@@ -39,16 +39,6 @@ const DIRECTIONS: [(i32, i32); 8] = [
     (-1, 1),
     (1, -1),
 ];
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 
 /// How the first blocker on a ray is found.
 #[derive(Clone, Debug)]
@@ -143,7 +133,7 @@ impl Earthquake {
                 }));
                 continue;
             }
-            g.knight[i] = leap(sq, &KNIGHT);
+            g.knight[i] = leap(sq, &super::KNIGHT_LEAPS);
             g.king[i] = leap(sq, &DIRECTIONS);
             g.pawn_attacks[0][i] = leap(sq, &[(-1, 1), (1, 1)]);
             g.pawn_attacks[1][i] = leap(sq, &[(-1, -1), (1, -1)]);

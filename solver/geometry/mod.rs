@@ -14,6 +14,18 @@ pub use standard::Standard;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Square};
 
+/// A knight's leaps as (file, rank) steps, for the geometries' tables.
+pub(crate) const KNIGHT_LEAPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
 pub trait Geometry: Sync {
     /// The squares that exist on this board.
     fn squares(&self) -> Bitboard;

@@ -35,16 +35,7 @@ const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     table
 }
 
-static KNIGHT: [u64; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+static KNIGHT: [u64; 64] = leaper_table(&super::KNIGHT_LEAPS);
 static KING: [u64; 64] = leaper_table(&[
     (1, 0),
     (1, 1),
