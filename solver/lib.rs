@@ -21,6 +21,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod problem;
+pub mod retro;
 pub mod san;
 pub mod search;
 pub mod setup;

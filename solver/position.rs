@@ -190,7 +190,6 @@ impl Position {
         self.chess960
     }
 
-    /// Sets the timer of the piece on `sq` (`None`: safe).
     /// Sets the timer of the piece on `sq` (`None`: safe). `r` is at most
     /// `Timers::MAX` (callers check it when reading input).
     pub fn set_timer(&mut self, sq: Square, left: Option<u8>) {
@@ -203,6 +202,12 @@ impl Position {
             self.timers.set_left(sq, r);
             self.hash ^= zobrist::timer(sq, r);
         }
+    }
+
+    /// Sets the en passant square (retro-analysis may prove one a diagram does not state).
+    pub fn set_ep(&mut self, ep: Option<Square>) {
+        self.ep = ep;
+        self.hash = self.compute_hash();
     }
 
     pub fn set_cash(&mut self, color: Color, amount: u32) {

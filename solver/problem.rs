@@ -148,8 +148,28 @@ fn aftershocks(rec: &Record, o: &Operation, dx: i32) -> Result<Quake, LineError>
     })
 }
 
+/// How much of rules.md 7.2 a reader enforces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// Every check: the position is to be played from.
+    Play,
+    /// Only what any analysis needs (existing squares, one king a side); the rest is
+    /// for retro-analysis to report as verdicts.
+    Retro,
+}
+
 /// Interprets a record. Errors name the operation and its column.
 pub fn from_record(rec: Record) -> Result<Problem, LineError> {
+    read(rec, Checks::Play)
+}
+
+/// Interprets a record for retro-analysis: a diagram that cannot be played from (a pawn
+/// on its first rank, the side not to move in check) is still read.
+pub fn from_record_for_retro(rec: Record) -> Result<Problem, LineError> {
+    read(rec, Checks::Retro)
+}
+
+fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
     let op = |name: &str| rec.get(name);
 
     // Modifiers that need another modifier (rules.md 7.2).
@@ -247,7 +267,11 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     let setup_error = |e: setup::SetupError| LineError::new(rec.line, 0, e.to_string());
     let (game, quake) = match op("earthquake") {
         None => {
-            setup::validate_board(&Standard, &rec.setup).map_err(setup_error)?;
+            match checks {
+                Checks::Play => setup::validate_board(&Standard, &rec.setup),
+                Checks::Retro => setup::validate_men(&Standard, &rec.setup),
+            }
+            .map_err(setup_error)?;
             (
                 AnyGame::Standard(Game {
                     terrain: Standard,
@@ -274,7 +298,11 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
                     format!("earthquake: {sq} does not exist on a ({dx},{dy}) board"),
                 ));
             }
-            setup::validate_board(&geo, &rec.setup).map_err(setup_error)?;
+            match checks {
+                Checks::Play => setup::validate_board(&geo, &rec.setup),
+                Checks::Retro => setup::validate_men(&geo, &rec.setup),
+            }
+            .map_err(setup_error)?;
             match op("aftershock") {
                 None => (
                     AnyGame::Earthquake(Box::new(Game {
@@ -304,7 +332,9 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     }
     // The side not to move may not be in check (under Taxi: affordable check).
     let not_to_move = !position.turn();
-    if crate::with_game!(&game, g => g.king_in_check(&position, not_to_move)) {
+    if checks == Checks::Play
+        && crate::with_game!(&game, g => g.king_in_check(&position, not_to_move))
+    {
         return Err(setup_error(setup::SetupError::OppositeCheck(
             not_to_move.name(),
         )));

@@ -182,3 +182,95 @@ fn time_limit_reports_what_was_proved() {
     assert_eq!(v["status"], "timeout");
     assert!(!v["undecided"].as_array().unwrap().is_empty());
 }
+
+/// formats.md 2: `retro --json` gives the fields scripts read, one object per position;
+/// a bad line is reported with its location and the others are still analysed.
+#[test]
+fn retro_json_fields_and_bad_lines() {
+    let input = "8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1\n\
+                 this is not a position\n\
+                 k7/8/8/8/8/8/6p1/r6K w - - 0 1\n\
+                 k7/8/8/8/8/8/6p1/r6K w - - 0 1 trapdoor 1;\n";
+    let out = run_stdin(&["retro", "--json", "-"], input);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a bad line makes the exit status 1"
+    );
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["legal"], true);
+    assert_eq!(lines[0]["last_moves"], serde_json::json!(["f5e5"]));
+    assert_eq!(lines[0]["last_moves_long"], serde_json::json!(["Kf5xNe5"]));
+    assert_eq!(lines[0]["ticking"], serde_json::json!([]));
+    assert_eq!(lines[0]["complete"], true);
+    assert_eq!(lines[1]["source"], "-:2");
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("-: line 2, column 1: "));
+    assert_eq!(lines[2]["legal"], false);
+    assert_eq!(
+        lines[2]["illegal_reasons"][0],
+        "White is in check from Ra1 and Pg2, which no last move can have given"
+    );
+    assert_eq!(lines[3]["legal"], true);
+    assert_eq!(
+        lines[3]["ticking"][0]["square"]
+            .as_str()
+            .zip(lines[3]["ticking"][0]["r"].as_array().map(|a| a.len())),
+        Some(("g2", 1))
+    );
+}
+
+#[test]
+fn retro_refuses_what_it_does_not_cover() {
+    let out = run(&[
+        "retro",
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 taxi \"2 2\";",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("Taxi and Earthquake are not supported"));
+}
+
+/// rules.md 6.2: `solve --retro` solves with the proved timers; the key exists only
+/// because the black king moved last (a7 never moved) and must move on or fall.
+#[test]
+fn solve_retro_applies_the_proof() {
+    let line = "8/p7/8/8/8/5K2/6Q1/1k6 w - - 0 1 trapdoor 1; dm 2;";
+    let plain = run(&["solve", "--fen", line, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(text(&plain.stdout).trim()).unwrap();
+    assert_eq!(v["keys"], serde_json::json!([]));
+    let retro = run(&["solve", "--fen", line, "--json", "--retro"]);
+    let v: serde_json::Value = serde_json::from_str(text(&retro.stdout).trim()).unwrap();
+    assert_eq!(v["keys"], serde_json::json!(["g2d2"]));
+    assert_eq!(v["retro"]["ticking"][0]["square"], "b1");
+    let human = run(&["solve", "--fen", line, "--retro"]);
+    assert!(text(&human.stdout).contains("retro: Kb1 ticking r=1"));
+    // Several r values: every assignment is solved and the keys are those of all.
+    let multi = run(&[
+        "solve",
+        "--fen",
+        "7k/1p4pp/p7/8/8/4P1P1/PP1P1P1P/KRB5 w - - 0 1 trapdoor 2; dm 2;",
+        "--retro",
+    ]);
+    let out = text(&multi.stdout);
+    assert!(out.contains("2 timer assignments, each solved"), "{out}");
+    assert!(
+        out.contains("-- timers h8:1") && out.contains("-- timers h8:2"),
+        "{out}"
+    );
+    assert!(out.contains("keys in every timer assignment:"), "{out}");
+    // An illegal diagram is refused by name.
+    let bad = run(&[
+        "solve",
+        "--fen",
+        "k7/8/8/8/8/8/6p1/r6K w - - 0 1 dm 1;",
+        "--retro",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+}

@@ -35,6 +35,72 @@ pub struct BenchArgs {
     /// Skip the perft part.
     #[arg(long = "no-perft")]
     pub no_perft: bool,
+    /// Skip the retro-analysis part.
+    #[arg(long = "no-retro")]
+    pub no_retro: bool,
+}
+
+/// Problem diagrams timed for the retro verdict (every question: legality, last moves,
+/// each man's ticking proof) under Trapdoor T = 1 and 2.
+const RETRO_SUITES: &[&str] = &[
+    "positions/orthodox/twomovers.epd",
+    "positions/orthodox/threemovers.epd",
+    "positions/trapdoor/problems.epd",
+    "positions/retro/trapdoor.epd",
+    "positions/retro/classic.epd",
+];
+
+fn retro_part() {
+    use fairysolve::retro::{analyse, RetroOptions, RetroPosition};
+    let mut diagrams = Vec::new();
+    for file in RETRO_SUITES {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            eprintln!("{file}: cannot read (run from the repository)");
+            continue;
+        };
+        for rec in fairysolve::epd::parse_text(&text).into_iter().flatten() {
+            if let Ok(p) = fairysolve::problem::from_record_for_retro(rec) {
+                diagrams.push(RetroPosition::of(&p.position));
+            }
+        }
+    }
+    println!("retro verdict per diagram, single thread (legality, last moves, every man's proof)");
+    println!(
+        "{:<10} {:>14} {:>10} {:>9} {:>9} {:>11} {:>14} {:>9}",
+        "trapdoor", "diagrams <=16", "total", "mean", "max", "incomplete", "diagrams >16", "max"
+    );
+    for t in [1u8, 2] {
+        let opts = RetroOptions {
+            timer: Some(t),
+            ..RetroOptions::default()
+        };
+        let mut small = (0usize, Duration::ZERO, Duration::ZERO);
+        let mut large = (0usize, Duration::ZERO);
+        let mut incomplete = 0;
+        for d in &diagrams {
+            let start = Instant::now();
+            let report = analyse(d, &opts);
+            let took = start.elapsed();
+            incomplete += !report.complete as usize;
+            if d.board.occupied().count() <= 16 {
+                small = (small.0 + 1, small.1 + took, small.2.max(took));
+            } else {
+                large = (large.0 + 1, large.1.max(took));
+            }
+        }
+        let ms = |d: Duration| format!("{:.1}ms", d.as_secs_f64() * 1e3);
+        println!(
+            "{:<10} {:>14} {:>10} {:>9} {:>9} {:>11} {:>14} {:>9}",
+            format!("T = {t}"),
+            small.0,
+            ms(small.1),
+            ms(small.1 / small.0.max(1) as u32),
+            ms(small.2),
+            incomplete,
+            large.0,
+            ms(large.1)
+        );
+    }
 }
 
 const DEFAULT_SUITES: &[&str] = &[
@@ -232,6 +298,9 @@ pub fn run(args: BenchArgs) -> bool {
     let threads = args.threads.unwrap_or_else(super::default_threads).max(1);
     if !args.no_perft {
         perft_part(args.quick);
+    }
+    if !args.no_retro {
+        retro_part();
     }
     let files: Vec<String> = if args.files.is_empty() {
         DEFAULT_SUITES.iter().map(|s| s.to_string()).collect()

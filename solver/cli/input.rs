@@ -19,6 +19,14 @@ impl Item {
         problem::from_record(rec.clone()).map_err(|e| format!("{}: {}", self.file_part(), e))
     }
 
+    /// The problem this line states, read for retro-analysis (rules.md 6.3 verdicts
+    /// such as a check on the side not to move are reported, not refused).
+    pub fn problem_for_retro(&self) -> Result<Problem, String> {
+        let rec = self.record.as_ref().map_err(|e| e.clone())?;
+        problem::from_record_for_retro(rec.clone())
+            .map_err(|e| format!("{}: {}", self.file_part(), e))
+    }
+
     fn file_part(&self) -> &str {
         match self.source.rsplit_once(':') {
             Some((file, _)) if !file.is_empty() => file,

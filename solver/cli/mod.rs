@@ -5,6 +5,7 @@ mod bench;
 mod input;
 mod perft;
 mod replay;
+pub(crate) mod retro;
 mod show;
 mod solve;
 
@@ -32,6 +33,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Measure perft and solver speed on the bundled suites (optionally beside a peer).
     Bench(bench::BenchArgs),
+    /// Retro-analysis: legality, candidate last moves, men proved ticking.
+    Retro(retro::RetroArgs),
     /// Draw positions as they lie (Earthquake boards physically, with square names).
     Show(show::ShowArgs),
 }
@@ -136,6 +139,7 @@ pub fn run() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Show(args) => show::run(args),
+        Command::Retro(args) => retro::run(args),
     };
     if ok {
         ExitCode::SUCCESS

@@ -339,13 +339,152 @@ fn error_json(item: &Item, message: &str) -> Value {
     json!({"id": item.record.as_ref().ok().and_then(|r| r.id()), "source": item.source, "status": "error", "error": message, "keys": []})
 }
 
+/// What `--retro` found and the positions to solve: one per timer assignment the
+/// histories allow (rules.md 6.2), with the en passant right it proved.
+struct RetroPlan {
+    summary: String,
+    ticking: Vec<Value>,
+    en_passant: Option<String>,
+    complete: bool,
+    positions: Vec<(String, fairysolve::Position)>,
+}
+
+fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
+    use fairysolve::retro::{self, RetroPosition};
+    let opts = super::retro::options(problem, 4, 2_000_000)?;
+    let report = retro::analyse(&RetroPosition::of(&problem.position), &opts);
+    if !report.legal() {
+        let reasons: Vec<String> = report.illegal.iter().map(|r| r.to_string()).collect();
+        return Err(format!("illegal position (retro): {}", reasons.join("; ")));
+    }
+    let mut base = problem.position;
+    if let Some(ep) = report.en_passant {
+        base.set_ep(Some(ep));
+    }
+    let mut positions = Vec::new();
+    let scenarios = if report.scenarios.is_empty() {
+        vec![opts.given.clone()]
+    } else {
+        report.scenarios.clone()
+    };
+    for timers in &scenarios {
+        let mut pos = base;
+        for sq in pos.timers().ticking() {
+            pos.set_timer(sq, None);
+        }
+        for &(sq, r) in timers {
+            pos.set_timer(sq, Some(r));
+        }
+        let label = if timers.is_empty() {
+            "none".to_string()
+        } else {
+            timers
+                .iter()
+                .map(|(sq, r)| format!("{sq}:{r}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        positions.push((label, pos));
+    }
+    let mut parts = Vec::new();
+    for t in &report.ticking {
+        let r: Vec<String> = t.r.iter().map(|r| r.to_string()).collect();
+        parts.push(format!(
+            "{}{} ticking r={}",
+            t.piece.char().to_ascii_uppercase(),
+            t.square,
+            r.join(",")
+        ));
+    }
+    if let Some(ep) = report.en_passant {
+        parts.push(format!(
+            "en passant on {ep} (the last move was the double step)"
+        ));
+    }
+    if parts.is_empty() {
+        parts.push("nothing proved; every man is safe".into());
+    }
+    if !report.complete {
+        parts.push("incomplete: a node limit stopped the proof".into());
+    }
+    if positions.len() > 1 {
+        parts.push(format!(
+            "{} timer assignments, each solved",
+            positions.len()
+        ));
+    }
+    Ok(RetroPlan {
+        summary: parts.join("; "),
+        ticking: report
+            .ticking
+            .iter()
+            .map(|t| json!({"square": t.square.to_string(), "r": t.r}))
+            .collect(),
+        en_passant: report.en_passant.map(|s| s.to_string()),
+        complete: report.complete,
+        positions,
+    })
+}
+
+/// Keys (coordinates) that win in every solved assignment.
+fn common_keys(solved: &[(String, Problem, Solution)]) -> Vec<String> {
+    let key_set = |p: &Problem, sol: &Solution| -> Vec<String> {
+        sol.keys
+            .iter()
+            .map(|(m, _)| m.coord(p.position.is_chess960()).to_string())
+            .collect()
+    };
+    let Some((_, p0, s0)) = solved.first() else {
+        return Vec::new();
+    };
+    key_set(p0, s0)
+        .into_iter()
+        .filter(|k| solved.iter().all(|(_, p, s)| key_set(p, s).contains(k)))
+        .collect()
+}
+
+/// Solves one position with a progress bar; false when the proof is incomplete.
+fn solve_one(
+    item: &Item,
+    problem: &Problem,
+    position: &fairysolve::Position,
+    stip: Stipulation,
+    opts: &SolveOptions,
+    table: &Table,
+    args: &SolveArgs,
+) -> (Solution, bool) {
+    let bar = if std::io::stderr().is_terminal() && !args.json {
+        let b = ProgressBar::new(0);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b.set_message(item.source.clone());
+        Some(b)
+    } else {
+        None
+    };
+    let progress = |done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
+    let sol = problem
+        .game
+        .solve(table, position, stip.moves, opts, &INTERRUPTED, &progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let complete = sol.complete();
+    (sol, complete)
+}
+
 pub fn run(args: SolveArgs) -> bool {
     if args.fen.is_none() && args.files.is_empty() {
         eprintln!("fairysolve solve: give --fen or a FILE");
-        return false;
-    }
-    if args.retro {
-        eprintln!("fairysolve solve: --retro is not supported yet (the retro module is not built)");
         return false;
     }
     if let Some(t) = args.time_limit {
@@ -387,9 +526,14 @@ pub fn run(args: SolveArgs) -> bool {
         }
         let prepared = item.problem().and_then(|p| {
             let s = stipulation(&p, &args).map_err(|e| format!("{}: {e}", item.source))?;
-            Ok((p, s))
+            let plan = if args.retro {
+                Some(retro_plan(&p).map_err(|e| format!("{}: {e}", item.source))?)
+            } else {
+                None
+            };
+            Ok((p, s, plan))
         });
-        let (problem, stip) = match prepared {
+        let (problem, stip, plan) = match prepared {
             Ok(x) => x,
             Err(e) => {
                 if args.json {
@@ -400,43 +544,72 @@ pub fn run(args: SolveArgs) -> bool {
                 continue;
             }
         };
-        let bar = if std::io::stderr().is_terminal() && !args.json {
-            let b = ProgressBar::new(0);
-            b.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        let Some(plan) = plan else {
+            let (sol, done) = solve_one(
+                item,
+                &problem,
+                &problem.position,
+                stip,
+                &opts,
+                &table,
+                &args,
             );
-            b.set_message(item.source.clone());
-            Some(b)
-        } else {
-            None
-        };
-        let progress = |done: usize, total: usize| {
-            if let Some(b) = &bar {
-                b.set_length(total as u64);
-                b.set_position(done as u64);
+            ok &= done;
+            if args.json {
+                println!("{}", json_report(item, &problem, stip, &sol));
+            } else {
+                print!("{}", text_report(item, &problem, stip, &sol, &args));
             }
+            continue;
         };
-        let sol = problem.game.solve(
-            &table,
-            &problem.position,
-            stip.moves,
-            &opts,
-            &INTERRUPTED,
-            &progress,
-        );
-        if let Some(b) = bar {
-            b.finish_and_clear();
+        // Under --retro: solve in every timer assignment the histories allow; a key is
+        // one that wins in each.
+        let mut solved = Vec::new();
+        for (label, position) in &plan.positions {
+            let scenario = Problem {
+                position: *position,
+                ..problem.clone()
+            };
+            let (sol, done) = solve_one(item, &scenario, position, stip, &opts, &table, &args);
+            ok &= done;
+            solved.push((label.clone(), scenario, sol));
         }
-        if !sol.complete() {
-            ok = false;
-        }
+        let common = common_keys(&solved);
         if args.json {
-            println!("{}", json_report(item, &problem, stip, &sol));
+            let (_, first_problem, first) = &solved[0];
+            let mut v = json_report(item, first_problem, stip, first);
+            v["keys"] = json!(common);
+            if common.is_empty() && v["status"] == "solved" {
+                v["status"] = json!("no-solution");
+            }
+            v["retro"] = json!({
+                "ticking": plan.ticking,
+                "en_passant": plan.en_passant,
+                "complete": plan.complete,
+                "scenarios": solved.iter().map(|(label, p, sol)| json!({
+                    "timers": label,
+                    "keys": sol.keys.iter().map(|(m, _)| m.coord(p.position.is_chess960()).to_string()).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+            });
+            println!("{v}");
         } else {
-            print!("{}", text_report(item, &problem, stip, &sol, &args));
+            println!("{}: retro: {}", item.source, plan.summary);
+            for (label, p, sol) in &solved {
+                if solved.len() > 1 {
+                    println!("-- timers {label}");
+                }
+                print!("{}", text_report(item, p, stip, sol, &args));
+            }
+            if solved.len() > 1 {
+                println!(
+                    "keys in every timer assignment: {}",
+                    if common.is_empty() {
+                        "none".to_string()
+                    } else {
+                        common.join(" ")
+                    }
+                );
+            }
         }
     }
     ok

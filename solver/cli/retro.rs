@@ -1,0 +1,197 @@
+//! `fairysolve retro`: the legality verdict, candidate last moves and men proved ticking
+//! (rules.md 6, formats.md 2), as text or one JSON object per position.
+
+use super::input::{gather, Item};
+use super::VariantFlags;
+use clap::Args;
+use fairysolve::problem::Problem;
+use fairysolve::retro::{self, Retraction, RetroOptions, RetroPosition, RetroReport};
+use serde_json::{json, Value};
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct RetroArgs {
+    /// Position files (`-` for standard input).
+    pub files: Vec<String>,
+    /// One position (FEN or a whole position line with operations).
+    #[arg(long)]
+    pub fen: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+    /// Half-moves searched back without Trapdoor (under Trapdoor T it is 2T).
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Nodes one question may visit before it answers "not proved".
+    #[arg(long, default_value_t = 2_000_000)]
+    pub nodes: u64,
+    #[command(flatten)]
+    pub variants: VariantFlags,
+}
+
+/// Largest depth accepted without timers: deeper searches never finish anyway.
+const MAX_DEPTH: u32 = 12;
+
+/// The retro options of a problem, or why the retro module cannot analyse it.
+pub fn options(problem: &Problem, depth: u32, nodes: u64) -> Result<RetroOptions, String> {
+    let rules = problem.game.rules();
+    if rules.taxi.is_some() || problem.game.earthquake(&problem.position).is_some() {
+        return Err(
+            "retro-analysis covers the standard board with FIDE moves and Trapdoor timers; Taxi and Earthquake are not supported"
+                .into(),
+        );
+    }
+    if rules
+        .trapdoor
+        .is_some_and(|t| t.order != fairysolve::trapdoor::FallOrder::MateFirst)
+    {
+        return Err(
+            "retro-analysis follows the mate-first order; falls-first is not supported".into(),
+        );
+    }
+    let timers = problem.position.timers();
+    Ok(RetroOptions {
+        timer: rules.trapdoor.map(|t| t.timer),
+        given: timers.ticking().map(|sq| (sq, timers.left(sq))).collect(),
+        depth: depth.clamp(1, MAX_DEPTH),
+        nodes,
+    })
+}
+
+/// A history in the order it was played: `Ng1-f3 e7-e5 Bf1xNc4`.
+pub fn history_text(history: &[Retraction]) -> String {
+    history
+        .iter()
+        .rev()
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn text(item: &Item, problem: &Problem, report: &RetroReport, millis: u128) -> String {
+    let mut out = String::new();
+    let id = problem
+        .id()
+        .map(|s| format!(" \"{s}\""))
+        .unwrap_or_default();
+    let rules = match problem.game.rules().trapdoor {
+        Some(t) => format!("Trapdoor T={}", t.timer),
+        None => "FIDE".into(),
+    };
+    let verdict = if report.legal() { "legal" } else { "illegal" };
+    out.push_str(&format!(
+        "{}{id}: {verdict} ({rules}, {} half-moves searched)\n",
+        item.source, report.depth
+    ));
+    for reason in &report.illegal {
+        out.push_str(&format!("  illegal: {reason}\n"));
+    }
+    if report.legal() {
+        let moves: Vec<String> = report.last_moves.iter().map(|r| r.to_string()).collect();
+        out.push_str(&format!(
+            "  last move ({}): {}\n",
+            report.mover.name(),
+            moves.join(" ")
+        ));
+    }
+    if let Some(ep) = report.en_passant {
+        out.push_str(&format!(
+            "  en passant on {ep} proved: every history ends with that double step\n"
+        ));
+    }
+    for t in &report.ticking {
+        let r: Vec<String> = t.r.iter().map(|r| r.to_string()).collect();
+        out.push_str(&format!(
+            "  ticking: {}{} r={} (it arrived within its owner's last moves in every history)\n",
+            t.piece.char().to_ascii_uppercase(),
+            t.square,
+            r.join(",")
+        ));
+        for (r, w) in t.r.iter().zip(&t.witnesses) {
+            if !w.is_empty() {
+                out.push_str(&format!("    r={r}: e.g. {}\n", history_text(w)));
+            }
+        }
+    }
+    if report.scenarios.len() > 1 {
+        out.push_str(&format!(
+            "  {} timer assignments are possible; a solution must hold in each\n",
+            report.scenarios.len()
+        ));
+    }
+    out.push_str(&format!(
+        "  {} · {} nodes in {millis} ms\n",
+        if report.complete {
+            "complete"
+        } else {
+            "incomplete: a node limit stopped some question (nothing unproved is listed)"
+        },
+        report.nodes
+    ));
+    out
+}
+
+fn json_report(item: &Item, problem: &Problem, report: &RetroReport, millis: u128) -> Value {
+    json!({
+        "id": problem.id(),
+        "source": item.source,
+        "legal": report.legal(),
+        "illegal_reasons": report.illegal.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+        "last_moves": report.last_moves.iter().map(|r| r.coord()).collect::<Vec<_>>(),
+        "last_moves_long": report.last_moves.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+        "ticking": report.ticking.iter().map(|t| json!({
+            "square": t.square.to_string(),
+            "piece": t.piece.char().to_string(),
+            "r": t.r,
+            "histories": t.witnesses.iter().map(|w| history_text(w)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "scenarios": report.scenarios.iter().map(|s| s.iter().map(|(sq, r)| format!("{sq}:{r}")).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>(),
+        "en_passant": report.en_passant.map(|s| s.to_string()),
+        "complete": report.complete,
+        "depth": report.depth,
+        "nodes": report.nodes,
+        "millis": millis as u64,
+    })
+}
+
+pub fn run(args: RetroArgs) -> bool {
+    if args.fen.is_none() && args.files.is_empty() {
+        eprintln!("fairysolve retro: give --fen or a FILE");
+        return false;
+    }
+    let items = gather(
+        &args.files,
+        args.fen.as_deref(),
+        &args.variants.operations(),
+    );
+    let mut ok = true;
+    for item in &items {
+        let prepared = item.problem_for_retro().and_then(|p| {
+            let o =
+                options(&p, args.depth, args.nodes).map_err(|e| format!("{}: {e}", item.source))?;
+            Ok((p, o))
+        });
+        let (problem, opts) = match prepared {
+            Ok(x) => x,
+            Err(e) => {
+                if args.json {
+                    println!(
+                        "{}",
+                        json!({"id": item.record.as_ref().ok().and_then(|r| r.id()), "source": item.source, "error": e})
+                    );
+                }
+                eprintln!("{e}");
+                ok = false;
+                continue;
+            }
+        };
+        let start = Instant::now();
+        let report = retro::analyse(&RetroPosition::of(&problem.position), &opts);
+        let millis = start.elapsed().as_millis();
+        if args.json {
+            println!("{}", json_report(item, &problem, &report, millis));
+        } else {
+            print!("{}", text(item, &problem, &report, millis));
+        }
+    }
+    ok
+}

@@ -1,0 +1,416 @@
+//! Retro-analysis (rules.md section 6): is a diagram legal, what can the last move have
+//! been, and which men are proved ticking under a Trapdoor board.
+//!
+//! `retraction` takes FIDE moves back, `soundness` holds the checks a placement passes on
+//! its own, `history` searches sequences of retractions. This module asks the questions
+//! and gathers the report. It works on the standard board with FIDE moves, with or
+//! without Trapdoor timers.
+//!
+//! Depth: under Trapdoor T the histories are 2T half-moves deep (T moves of each side:
+//! every arrival a timer can still remember); without timers `depth` half-moves (4 by
+//! default), enough to see what the last move needed before it.
+
+pub mod history;
+pub mod retraction;
+pub mod soundness;
+
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, Piece, Role, Square};
+use history::{Fate, HistorySearch, Query};
+pub use retraction::{Retraction, RetroPosition};
+pub use soundness::Illegality;
+
+impl RetroPosition {
+    pub fn of(pos: &Position) -> RetroPosition {
+        RetroPosition {
+            board: *pos.board(),
+            turn: pos.turn(),
+            castling: pos.castling(),
+            ep: pos.ep_square(),
+        }
+    }
+}
+
+/// What the analysis assumes and how far it may go.
+#[derive(Clone, Debug)]
+pub struct RetroOptions {
+    /// Trapdoor timer T (None: no timers).
+    pub timer: Option<u8>,
+    /// Timers the position file states (`timers`), taken as facts of the history.
+    pub given: Vec<(Square, u8)>,
+    /// Half-moves searched without timers.
+    pub depth: u32,
+    /// Nodes one question may visit before it answers "not proved".
+    pub nodes: u64,
+}
+
+impl Default for RetroOptions {
+    fn default() -> RetroOptions {
+        RetroOptions {
+            timer: None,
+            given: Vec::new(),
+            depth: 4,
+            nodes: 2_000_000,
+        }
+    }
+}
+
+/// A man proved ticking: in every kept history it arrived on its square within its
+/// owner's last T moves; `r` lists every value the histories allow, each with one
+/// history that gives it (most recent retraction first).
+#[derive(Clone, Debug)]
+pub struct Ticking {
+    pub square: Square,
+    pub piece: Piece,
+    pub r: Vec<u8>,
+    pub witnesses: Vec<Vec<Retraction>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RetroReport {
+    /// Every check the diagram fails (empty: not proved illegal).
+    pub illegal: Vec<Illegality>,
+    /// The side that made the last move.
+    pub mover: Color,
+    /// Every last move that begins a kept history.
+    pub last_moves: Vec<Retraction>,
+    /// Men proved ticking (not those the file gives a timer).
+    pub ticking: Vec<Ticking>,
+    /// The timer assignments to the proved men (and the file's) that some history
+    /// allows; one entry when the r values are unique. Empty without Trapdoor.
+    pub scenarios: Vec<Vec<(Square, u8)>>,
+    /// An en passant capture proved available: the last move was this double step.
+    pub en_passant: Option<Square>,
+    /// Half-moves each kept history reaches back.
+    pub depth: u32,
+    /// False when a node limit cut some question short: then nothing unproved is listed
+    /// as proved, and the last moves may include some that deeper search would drop.
+    pub complete: bool,
+    pub nodes: u64,
+}
+
+impl RetroReport {
+    pub fn legal(&self) -> bool {
+        self.illegal.is_empty()
+    }
+}
+
+/// Largest number of timer assignments examined one by one for `scenarios`.
+const MAX_SCENARIOS: usize = 64;
+
+/// The retro-analysis of a diagram: legality with every failed check named, candidate
+/// last moves, men proved ticking and the en passant right the history proves.
+pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
+    let depth = match opts.timer {
+        Some(t) => 2 * t as u32,
+        None => opts.depth.max(1),
+    };
+    let mut report = RetroReport {
+        illegal: soundness::static_checks(pos),
+        mover: !pos.turn,
+        last_moves: Vec::new(),
+        ticking: Vec::new(),
+        scenarios: Vec::new(),
+        en_passant: None,
+        depth,
+        complete: true,
+        nodes: 0,
+    };
+    if !report.illegal.is_empty() {
+        return report;
+    }
+    let mut search = HistorySearch::new(pos, depth, opts.timer, opts.nodes);
+    let men: Vec<Square> = search.men().to_vec();
+    let mut fates = vec![Fate::Free; men.len()];
+    let timer = opts.timer.unwrap_or(0);
+    for &(sq, r) in &opts.given {
+        if let Some(i) = men.iter().position(|&m| m == sq) {
+            if (1..=timer).contains(&r) {
+                fates[i] = Fate::ArrivedAt(timer - r);
+            }
+        }
+    }
+
+    let candidates = search.last_moves(pos, &Query { fates: &fates });
+    report.last_moves = candidates
+        .iter()
+        .filter(|(_, ok)| *ok)
+        .map(|(r, _)| *r)
+        .collect();
+    if report.last_moves.is_empty() {
+        report.illegal = explain_illegal(pos, depth, opts, &fates);
+        report.complete = !search.exhausted;
+        report.nodes = search.nodes;
+        return report;
+    }
+    report.en_passant = proved_en_passant(pos, &report.last_moves);
+
+    if let Some(t) = opts.timer {
+        prove_ticking(pos, t, &mut search, &fates, &mut report);
+    }
+    report.complete = !search.exhausted;
+    report.nodes = search.nodes;
+    if !report.complete {
+        // A proof needs every history searched; an unfinished question proves nothing.
+        report.ticking.clear();
+        report.scenarios = given_only(&opts.given);
+    }
+    report
+}
+
+fn given_only(given: &[(Square, u8)]) -> Vec<Vec<(Square, u8)>> {
+    vec![given.to_vec()]
+}
+
+/// Names what makes a diagram with no kept history illegal: a castling or en passant
+/// right that no history allows, a check no move gives, or no history at all.
+fn explain_illegal(
+    pos: &RetroPosition,
+    depth: u32,
+    opts: &RetroOptions,
+    fates: &[Fate],
+) -> Vec<Illegality> {
+    let has_history = |p: &RetroPosition| {
+        let mut s = HistorySearch::new(p, depth, opts.timer, opts.nodes);
+        s.exists(p, &Query { fates })
+    };
+    let mut found = Vec::new();
+    for rook in pos.castling {
+        let without = RetroPosition {
+            castling: pos.castling.without(rook),
+            ..*pos
+        };
+        if has_history(&without) {
+            found.push(Illegality::CastlingRight {
+                right: crate::fen::write_castling(&pos.board, Bitboard::from_square(rook)),
+                reason: "the king or this rook must have moved".into(),
+            });
+        }
+    }
+    if let Some(square) = pos.ep {
+        let without = RetroPosition { ep: None, ..*pos };
+        if has_history(&without) {
+            found.push(Illegality::EnPassant {
+                square,
+                reason: "the double step cannot have been the last move".into(),
+            });
+        }
+    }
+    if !found.is_empty() {
+        return found;
+    }
+    let us = pos.turn;
+    if let Some(king) = pos.board.king(us) {
+        let checkers = crate::attacks::attackers(
+            &crate::geometry::Standard,
+            &pos.board,
+            king,
+            !us,
+            pos.board.occupied(),
+        );
+        let mut s = HistorySearch::new(pos, depth, opts.timer, opts.nodes);
+        if checkers.is_nonempty() && !s.check_explained(pos) {
+            let names: Vec<String> = checkers
+                .map(|sq| {
+                    let role = pos.board.role_at(sq).expect("a checker");
+                    format!("{}{sq}", role.upper())
+                })
+                .collect();
+            return vec![Illegality::ImpossibleCheck {
+                side: us.name(),
+                checkers: names.join(" and "),
+            }];
+        }
+    }
+    vec![Illegality::NoLastMove { depth }]
+}
+
+/// An en passant right the diagram does not state but every kept history proves: each
+/// candidate last move is the same double step, and a pawn stands beside it to take.
+fn proved_en_passant(pos: &RetroPosition, last_moves: &[Retraction]) -> Option<Square> {
+    if pos.ep.is_some() {
+        return None;
+    }
+    let first = last_moves.first()?;
+    let double = first.role == Role::Pawn
+        && first.promoted.is_none()
+        && first.from.file() == first.to.file()
+        && first.from.rank().abs_diff(first.to.rank()) == 2;
+    if !double || last_moves.iter().any(|r| r != first) {
+        return None;
+    }
+    let passed = Square::from_coords(first.to.file(), (first.from.rank() + first.to.rank()) / 2);
+    let takers = pos.board.by_piece(pos.turn, Role::Pawn);
+    let beside = Bitboard::rank(first.to.rank())
+        & (Bitboard::file(first.to.file().saturating_sub(1))
+            | Bitboard::file((first.to.file() + 1).min(7)));
+    (takers & beside).is_nonempty().then_some(passed)
+}
+
+/// What the histories found so far show about each man: that it can have stayed, and
+/// on which of its owner's last moves (k-th last) it can have arrived, with a history.
+struct Seen {
+    can_stay: Vec<bool>,
+    arrived: Vec<Vec<(u8, Vec<Retraction>)>>,
+}
+
+impl Seen {
+    fn learn(&mut self, men: &[Square], search: &HistorySearch) {
+        if search.query_exhausted {
+            return;
+        }
+        for (i, a) in arrivals(men, &search.witness).into_iter().enumerate() {
+            match a {
+                None => self.can_stay[i] = true,
+                Some(k) => {
+                    if !self.arrived[i].iter().any(|(seen, _)| *seen == k) {
+                        self.arrived[i].push((k, search.witness.clone()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Questions per man: can it have stayed? If not, which of its owner's moves can have
+/// been its last? Histories found along the way answer questions before they are asked.
+fn prove_ticking(
+    pos: &RetroPosition,
+    timer: u8,
+    search: &mut HistorySearch,
+    base: &[Fate],
+    report: &mut RetroReport,
+) {
+    let men: Vec<Square> = search.men().to_vec();
+    let mut seen = Seen {
+        can_stay: vec![false; men.len()],
+        arrived: vec![Vec::new(); men.len()],
+    };
+    let ask = |search: &mut HistorySearch, seen: &mut Seen, fates: &[Fate]| {
+        let found = search.exists(pos, &Query { fates });
+        if found {
+            seen.learn(&men, search);
+        }
+        found
+    };
+    ask(search, &mut seen, base);
+    for i in 0..men.len() {
+        if base[i] != Fate::Free {
+            continue;
+        }
+        if !seen.can_stay[i] {
+            let mut fates = base.to_vec();
+            fates[i] = Fate::Stays;
+            // An unfinished search proves nothing: the man may have stayed.
+            if ask(search, &mut seen, &fates) && search.query_exhausted {
+                seen.can_stay[i] = true;
+            }
+        }
+        if seen.can_stay[i] {
+            continue;
+        }
+        for k in 0..timer {
+            if seen.arrived[i].iter().any(|(seen, _)| *seen == k) {
+                continue;
+            }
+            let mut fates = base.to_vec();
+            fates[i] = Fate::ArrivedAt(k);
+            if ask(search, &mut seen, &fates) && search.query_exhausted {
+                seen.arrived[i].push((k, Vec::new()));
+            }
+        }
+        let mut arrived = seen.arrived[i].clone();
+        arrived.sort_by_key(|(k, _)| std::cmp::Reverse(*k));
+        report.ticking.push(Ticking {
+            square: men[i],
+            piece: pos.board.piece_at(men[i]).expect("a man of the diagram"),
+            r: arrived.iter().map(|(k, _)| timer - k).collect(),
+            witnesses: arrived.into_iter().map(|(_, w)| w).collect(),
+        });
+    }
+    match scenarios(pos, timer, search, base, &men, &report.ticking) {
+        Some(s) => report.scenarios = s,
+        None => report.complete = false,
+    }
+}
+
+/// For each man of the diagram, the owner's move (k-th last) on which it last arrived
+/// in `history` (most recent retraction first), or None if it did not move.
+fn arrivals(men: &[Square], history: &[Retraction]) -> Vec<Option<u8>> {
+    let mut at: Vec<Option<Square>> = men.iter().map(|&s| Some(s)).collect();
+    let mut result = vec![None; men.len()];
+    for (i, r) in history.iter().enumerate() {
+        let depth = i as u32 + 1;
+        let mut moved = vec![r.to];
+        if let Some((_, rook_to)) = r.castle {
+            moved.push(rook_to);
+        }
+        for (m, place) in at.iter_mut().enumerate() {
+            if let Some(sq) = *place {
+                if moved.contains(&sq) {
+                    let owner_moves_before = (depth - 1) / 2;
+                    result[m] = Some(owner_moves_before as u8);
+                    *place = None;
+                }
+            }
+        }
+    }
+    result
+}
+
+/// Timer assignments over the proved men (with the file's timers) that a history allows;
+/// None when there are too many to examine.
+fn scenarios(
+    pos: &RetroPosition,
+    timer: u8,
+    search: &mut HistorySearch,
+    base: &[Fate],
+    men: &[Square],
+    ticking: &[Ticking],
+) -> Option<Vec<Vec<(Square, u8)>>> {
+    let given: Vec<(Square, u8)> = men
+        .iter()
+        .zip(base)
+        .filter_map(|(&sq, f)| match f {
+            Fate::ArrivedAt(k) => Some((sq, timer - k)),
+            _ => None,
+        })
+        .collect();
+    let count: usize = ticking.iter().map(|t| t.r.len().max(1)).product();
+    if count > MAX_SCENARIOS {
+        return None;
+    }
+    let mut combos: Vec<Vec<(Square, u8)>> = vec![Vec::new()];
+    for t in ticking {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                t.r.iter().map(move |&r| {
+                    let mut c = c.clone();
+                    c.push((t.square, r));
+                    c
+                })
+            })
+            .collect();
+    }
+    let exact = combos.len() > 1;
+    let mut out = Vec::new();
+    for combo in combos {
+        let keep = !exact || {
+            let mut fates = base.to_vec();
+            for &(sq, r) in &combo {
+                let i = men.iter().position(|&m| m == sq).expect("a man");
+                fates[i] = Fate::ArrivedAt(timer - r);
+            }
+            search.exists(pos, &Query { fates: &fates })
+        };
+        if keep {
+            let mut all = given.clone();
+            all.extend(combo);
+            all.sort();
+            out.push(all);
+        }
+    }
+    Some(out)
+}

@@ -1,0 +1,215 @@
+//! The soundness checks of rules.md 6.3 that a placement passes or fails on its own,
+//! without its history: checks on the side not to move, pawns on impossible ranks,
+//! material beyond the original sets, pawn captures against the opponent's losses,
+//! castling and en passant rights. Each failure is reported by name.
+
+use super::retraction::RetroPosition;
+use crate::attacks::attackers;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::geometry::Standard;
+use crate::types::{Color, Role, Square};
+use thiserror::Error;
+
+/// Why a diagram cannot arise in a game. Messages are full sentences for the CLI.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Illegality {
+    #[error("{side} is in check but it is not its turn")]
+    OppositeCheck { side: &'static str },
+    #[error("{side} pawn on {square}, a rank no pawn can stand on")]
+    PawnOnEdgeRank { side: &'static str, square: Square },
+    #[error("{side} has {count} pawns (at most 8)")]
+    TooManyPawns { side: &'static str, count: u32 },
+    #[error("{side} has {count} men (at most 16)")]
+    TooManyMen { side: &'static str, count: u32 },
+    #[error(
+        "{side} has {promoted} men beyond its original set (bishops counted by square colour) but only {missing} pawns missing to promote"
+    )]
+    TooManyPromoted {
+        side: &'static str,
+        promoted: u32,
+        missing: u32,
+    },
+    #[error(
+        "{side}'s pawns changed files by at least {needed} captures, but {opponent} has lost only {lost} men"
+    )]
+    PawnCaptures {
+        side: &'static str,
+        opponent: &'static str,
+        needed: u32,
+        lost: u32,
+    },
+    #[error("castling right {right}: {reason}")]
+    CastlingRight { right: String, reason: String },
+    #[error("en passant {square}: {reason}")]
+    EnPassant { square: Square, reason: String },
+    #[error("{side} is in check from {checkers}, which no last move can have given")]
+    ImpossibleCheck {
+        side: &'static str,
+        checkers: String,
+    },
+    #[error("no sequence of {depth} retraction(s) leads back to a sound position")]
+    NoLastMove { depth: u32 },
+}
+
+/// Checks of the placement alone (material, pawns), for both sides. Cheap enough to run
+/// on every earlier position a retraction produces.
+pub fn material(board: &Board) -> Option<Illegality> {
+    for color in Color::ALL {
+        let side = color.name();
+        let men = board.by_color(color);
+        let pawns = board.by_piece(color, Role::Pawn);
+        if men.count() > 16 {
+            return Some(Illegality::TooManyMen {
+                side,
+                count: men.count(),
+            });
+        }
+        if pawns.count() > 8 {
+            return Some(Illegality::TooManyPawns {
+                side,
+                count: pawns.count(),
+            });
+        }
+        let promoted = promoted_men(board, color);
+        let missing = 8 - pawns.count();
+        if promoted > missing {
+            return Some(Illegality::TooManyPromoted {
+                side,
+                promoted,
+                missing,
+            });
+        }
+        let needed = pawn_file_captures(pawns);
+        let lost = 16 - board.by_color(!color).count();
+        if needed > lost {
+            return Some(Illegality::PawnCaptures {
+                side,
+                opponent: (!color).name(),
+                needed,
+                lost,
+            });
+        }
+    }
+    None
+}
+
+/// Men of `color` beyond the original set, each of which a pawn must have become: queens
+/// beyond one, rooks and knights beyond two, bishops beyond one per square colour.
+fn promoted_men(board: &Board, color: Color) -> u32 {
+    let count = |role| board.by_piece(color, role).count();
+    let bishops = board.by_piece(color, Role::Bishop);
+    let light = bishops.filter(|sq| sq.is_light()).count() as u32;
+    let dark = bishops.count() - light;
+    count(Role::Queen).saturating_sub(1)
+        + count(Role::Rook).saturating_sub(2)
+        + count(Role::Knight).saturating_sub(2)
+        + light.saturating_sub(1)
+        + dark.saturating_sub(1)
+}
+
+/// The fewest captures the pawns on `pawns` need to have made: each pawn started on its
+/// own file a..h and each capture moves it one file, so this is the cheapest matching
+/// of pawns to distinct starting files (a small assignment solved over file subsets).
+pub fn pawn_file_captures(pawns: Bitboard) -> u32 {
+    let files: Vec<i32> = pawns.map(|sq| sq.file() as i32).collect();
+    if files.len() > 8 {
+        return u32::MAX;
+    }
+    // best[mask]: cheapest assignment of the first popcount(mask) pawns to the files in
+    // `mask`.
+    let mut best = [u32::MAX; 256];
+    best[0] = 0;
+    for mask in 0usize..256 {
+        let placed = mask.count_ones() as usize;
+        if best[mask] == u32::MAX || placed >= files.len() {
+            continue;
+        }
+        for start in 0..8 {
+            if mask & 1 << start == 0 {
+                let cost = best[mask] + (files[placed] - start).unsigned_abs();
+                let next = &mut best[mask | 1 << start];
+                *next = (*next).min(cost);
+            }
+        }
+    }
+    (0usize..256)
+        .filter(|m| m.count_ones() as usize == files.len())
+        .map(|m| best[m])
+        .min()
+        .unwrap_or(0)
+}
+
+/// Every check of rules.md 6.3 a diagram fails by its placement and rights alone (the
+/// ones that need its history are `history`'s): all of them, not only the first.
+pub fn static_checks(pos: &RetroPosition) -> Vec<Illegality> {
+    let mut found = Vec::new();
+    let board = &pos.board;
+    let them = !pos.turn;
+    if let Some(king) = board.king(them) {
+        if attackers(&Standard, board, king, pos.turn, board.occupied()).is_nonempty() {
+            found.push(Illegality::OppositeCheck { side: them.name() });
+        }
+    }
+    for color in Color::ALL {
+        let edge = Bitboard::rank(0) | Bitboard::rank(7);
+        for square in board.by_piece(color, Role::Pawn) & edge {
+            found.push(Illegality::PawnOnEdgeRank {
+                side: color.name(),
+                square,
+            });
+        }
+    }
+    if !found
+        .iter()
+        .any(|f| matches!(f, Illegality::PawnOnEdgeRank { .. }))
+    {
+        found.extend(material(board));
+    }
+    for rook in pos.castling {
+        let color = if rook.rank() == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let right = crate::fen::write_castling(board, Bitboard::from_square(rook));
+        let home = Square::from_coords(4, rook.rank());
+        if board.king(color) != Some(home) {
+            found.push(Illegality::CastlingRight {
+                right,
+                reason: format!("the {} king is not on {home}", color.name()),
+            });
+        } else if rook.file() != 0 && rook.file() != 7 {
+            found.push(Illegality::CastlingRight {
+                right,
+                reason: format!("{rook} is not a rook's home square"),
+            });
+        }
+    }
+    if let Some(square) = pos.ep {
+        let mover = them;
+        let bad = |reason: &str| Illegality::EnPassant {
+            square,
+            reason: reason.to_string(),
+        };
+        let rank_ok = square.relative_rank(mover) == 2;
+        let front = Square::from_coords(square.file(), if mover == Color::White { 3 } else { 4 });
+        let origin = Square::from_coords(square.file(), if mover == Color::White { 1 } else { 6 });
+        if !rank_ok {
+            found.push(bad(&format!(
+                "not on the square a {} pawn passes with a double step",
+                mover.name()
+            )));
+        } else if board.piece_at(front) != Some(crate::types::Piece::new(mover, Role::Pawn)) {
+            found.push(bad(&format!(
+                "no {} pawn on {front} that can have just moved two squares",
+                mover.name()
+            )));
+        } else if board.occupied().contains(square) || board.occupied().contains(origin) {
+            found.push(bad(&format!(
+                "{square} and {origin}, the squares the pawn came through, are not both empty"
+            )));
+        }
+    }
+    found
+}
