@@ -1,6 +1,7 @@
 //! Property tests of the position-file reader (formats.md section 1, "Bad input"): no
 //! input makes it panic, every rejection carries a line and a column inside the line,
-//! and every line it accepts is written back to a line that reads the same.
+//! and every line it accepts is written back to a line that reads the same; whatever the
+//! retro-analysis reader accepts, the retro module analyses without a panic.
 
 use fairysolve::epd::{parse_line, parse_text, write_record, Line};
 use fairysolve::problem;
@@ -27,6 +28,22 @@ fn check_outcome(text: &str) {
                     assert_eq!(again.operations.len(), rec.operations.len());
                 }
                 other => panic!("{text:?} was written as {written:?}, which reads as {other:?}"),
+            }
+            // Read for retro-analysis, any diagram is analysed without a panic (a small
+            // node budget keeps the property fast).
+            if let Ok(p) = problem::from_record_for_retro((*rec).clone()) {
+                if p.game.rules().taxi.is_none() && p.game.earthquake(&p.position).is_none() {
+                    let opts = fairysolve::retro::RetroOptions {
+                        timer: p.game.rules().trapdoor.map(|t| t.timer),
+                        depth: 2,
+                        nodes: 2_000,
+                        ..Default::default()
+                    };
+                    let _ = fairysolve::retro::analyse(
+                        &fairysolve::retro::RetroPosition::of(&p.position),
+                        &opts,
+                    );
+                }
             }
             // Interpreting it may fail, but only with a located message.
             if let Err(e) = problem::from_record(*rec) {
