@@ -55,22 +55,21 @@ pub enum Illegality {
 /// Checks of the placement alone (material, pawns), for both sides. Cheap enough to run
 /// on every earlier position a retraction produces.
 pub fn material(board: &Board) -> Option<Illegality> {
+    // Counts first, for both sides: the later checks subtract them from 16 and 8.
     for color in Color::ALL {
         let side = color.name();
-        let men = board.by_color(color);
+        let men = board.by_color(color).count();
+        let pawns = board.by_piece(color, Role::Pawn).count();
+        if men > 16 {
+            return Some(Illegality::TooManyMen { side, count: men });
+        }
+        if pawns > 8 {
+            return Some(Illegality::TooManyPawns { side, count: pawns });
+        }
+    }
+    for color in Color::ALL {
+        let side = color.name();
         let pawns = board.by_piece(color, Role::Pawn);
-        if men.count() > 16 {
-            return Some(Illegality::TooManyMen {
-                side,
-                count: men.count(),
-            });
-        }
-        if pawns.count() > 8 {
-            return Some(Illegality::TooManyPawns {
-                side,
-                count: pawns.count(),
-            });
-        }
         let promoted = promoted_men(board, color);
         let missing = 8 - pawns.count();
         if promoted > missing {
