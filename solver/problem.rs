@@ -158,6 +158,20 @@ pub enum Checks {
     Retro,
 }
 
+impl Checks {
+    /// The placement checks of this strictness on `geo`.
+    fn validate<G: Geometry>(
+        self,
+        geo: &G,
+        s: &crate::fen::Setup,
+    ) -> Result<(), setup::SetupError> {
+        match self {
+            Checks::Play => setup::validate_board(geo, s),
+            Checks::Retro => setup::validate_men(geo, s),
+        }
+    }
+}
+
 /// Interprets a record. Errors name the operation and its column.
 pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     read(rec, Checks::Play)
@@ -267,11 +281,9 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
     let setup_error = |e: setup::SetupError| LineError::new(rec.line, 0, e.to_string());
     let (game, quake) = match op("earthquake") {
         None => {
-            match checks {
-                Checks::Play => setup::validate_board(&Standard, &rec.setup),
-                Checks::Retro => setup::validate_men(&Standard, &rec.setup),
-            }
-            .map_err(setup_error)?;
+            checks
+                .validate(&Standard, &rec.setup)
+                .map_err(setup_error)?;
             (
                 AnyGame::Standard(Game {
                     terrain: Standard,
@@ -298,11 +310,7 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
                     format!("earthquake: {sq} does not exist on a ({dx},{dy}) board"),
                 ));
             }
-            match checks {
-                Checks::Play => setup::validate_board(&geo, &rec.setup),
-                Checks::Retro => setup::validate_men(&geo, &rec.setup),
-            }
-            .map_err(setup_error)?;
+            checks.validate(&geo, &rec.setup).map_err(setup_error)?;
             match op("aftershock") {
                 None => (
                     AnyGame::Earthquake(Box::new(Game {

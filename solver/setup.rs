@@ -3,9 +3,10 @@
 
 use crate::attacks::is_attacked;
 use crate::bitboard::Bitboard;
+use crate::board::Board;
 use crate::fen::Setup;
 use crate::geometry::{Geometry, Standard};
-use crate::types::{Color, Role};
+use crate::types::{Color, Role, Square};
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -50,7 +51,7 @@ pub fn validate_board<G: Geometry>(geo: &G, setup: &Setup) -> Result<(), SetupEr
             });
         }
     }
-    validate_en_passant(geo, setup)
+    validate_en_passant(geo, &setup.board, setup.turn, setup.ep)
 }
 
 /// The least a position needs for any command to look at it: its men stand on squares
@@ -73,10 +74,16 @@ pub fn validate_men<G: Geometry>(geo: &G, setup: &Setup) -> Result<(), SetupErro
     Ok(())
 }
 
-fn validate_en_passant<G: Geometry>(geo: &G, setup: &Setup) -> Result<(), SetupError> {
-    let board = &setup.board;
-    if let Some(ep) = setup.ep {
-        let us = setup.turn;
+/// An en passant square stands behind a pawn of the side that just moved, on the square
+/// its double step passed, with that square and the one it came from empty.
+pub fn validate_en_passant<G: Geometry>(
+    geo: &G,
+    board: &Board,
+    turn: Color,
+    ep: Option<Square>,
+) -> Result<(), SetupError> {
+    if let Some(ep) = ep {
+        let us = turn;
         let them = !us;
         let bad = |reason: &str| SetupError::BadEnPassant {
             square: ep.to_string(),

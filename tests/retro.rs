@@ -15,18 +15,9 @@ fn retro_problem(rec: Record) -> Problem {
     problem::from_record_for_retro(rec).unwrap_or_else(|e| panic!("line {line}: {e}"))
 }
 
-fn options(p: &Problem, depth: u32) -> RetroOptions {
-    let timers = p.position.timers();
-    RetroOptions {
-        timer: p.game.rules().trapdoor.map(|t| t.timer),
-        given: timers.ticking().map(|sq| (sq, timers.left(sq))).collect(),
-        depth,
-        ..RetroOptions::default()
-    }
-}
-
 fn report(p: &Problem, depth: u32) -> RetroReport {
-    analyse(&RetroPosition::of(&p.position), &options(p, depth))
+    let opts = RetroOptions::for_problem(p, depth, RetroOptions::default().nodes).unwrap();
+    analyse(&RetroPosition::of(&p.position), &opts)
 }
 
 fn report_of(line: &str) -> RetroReport {

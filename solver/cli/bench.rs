@@ -54,13 +54,10 @@ fn retro_part() {
     use fairysolve::retro::{analyse, RetroOptions, RetroPosition};
     let mut diagrams = Vec::new();
     for file in RETRO_SUITES {
-        let Ok(text) = std::fs::read_to_string(file) else {
-            eprintln!("{file}: cannot read (run from the repository)");
-            continue;
-        };
-        for rec in fairysolve::epd::parse_text(&text).into_iter().flatten() {
-            if let Ok(p) = fairysolve::problem::from_record_for_retro(rec) {
-                diagrams.push(RetroPosition::of(&p.position));
+        for (rec, _) in read_records(file) {
+            match problem::from_record_for_retro(rec) {
+                Ok(p) => diagrams.push(RetroPosition::of(&p.position)),
+                Err(e) => eprintln!("{file}: {e}"),
             }
         }
     }
@@ -177,7 +174,9 @@ fn perft_part(quick: bool) {
     println!();
 }
 
-fn read_suite(path: &str) -> Vec<(Problem, String)> {
+/// The position lines of a suite file with their text; unreadable lines are reported
+/// with their location and left out.
+fn read_records(path: &str) -> Vec<(epd::Record, String)> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -188,12 +187,21 @@ fn read_suite(path: &str) -> Vec<(Problem, String)> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         match epd::parse_line(line, i + 1) {
-            Ok(Line::Position(rec)) => match problem::from_record(*rec) {
-                Ok(p) if p.stipulation.is_some() => out.push((p, line.to_string())),
-                Ok(_) => eprintln!("{path}:{}: no stipulation, skipped", i + 1),
-                Err(e) => eprintln!("{path}: {e}"),
-            },
+            Ok(Line::Position(rec)) => out.push((*rec, line.to_string())),
             Ok(_) => {}
+            Err(e) => eprintln!("{path}: {e}"),
+        }
+    }
+    out
+}
+
+fn read_suite(path: &str) -> Vec<(Problem, String)> {
+    let mut out = Vec::new();
+    for (rec, line) in read_records(path) {
+        let line_no = rec.line;
+        match problem::from_record(rec) {
+            Ok(p) if p.stipulation.is_some() => out.push((p, line)),
+            Ok(_) => eprintln!("{path}:{line_no}: no stipulation, skipped"),
             Err(e) => eprintln!("{path}: {e}"),
         }
     }

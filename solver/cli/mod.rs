@@ -5,7 +5,7 @@ mod bench;
 mod input;
 mod perft;
 mod replay;
-pub(crate) mod retro;
+mod retro;
 mod show;
 mod solve;
 

@@ -19,42 +19,13 @@ pub struct RetroArgs {
     #[arg(long)]
     pub json: bool,
     /// Half-moves searched back without Trapdoor (under Trapdoor T it is 2T).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = retro::DEFAULT_DEPTH)]
     pub depth: u32,
     /// Nodes one question may visit before it answers "not proved".
-    #[arg(long, default_value_t = 2_000_000)]
+    #[arg(long, default_value_t = retro::DEFAULT_NODES)]
     pub nodes: u64,
     #[command(flatten)]
     pub variants: VariantFlags,
-}
-
-/// Largest depth accepted without timers: deeper searches never finish anyway.
-const MAX_DEPTH: u32 = 12;
-
-/// The retro options of a problem, or why the retro module cannot analyse it.
-pub fn options(problem: &Problem, depth: u32, nodes: u64) -> Result<RetroOptions, String> {
-    let rules = problem.game.rules();
-    if rules.taxi.is_some() || problem.game.earthquake(&problem.position).is_some() {
-        return Err(
-            "retro-analysis covers the standard board with FIDE moves and Trapdoor timers; Taxi and Earthquake are not supported"
-                .into(),
-        );
-    }
-    if rules
-        .trapdoor
-        .is_some_and(|t| t.order != fairysolve::trapdoor::FallOrder::MateFirst)
-    {
-        return Err(
-            "retro-analysis follows the mate-first order; falls-first is not supported".into(),
-        );
-    }
-    let timers = problem.position.timers();
-    Ok(RetroOptions {
-        timer: rules.trapdoor.map(|t| t.timer),
-        given: timers.ticking().map(|sq| (sq, timers.left(sq))).collect(),
-        depth: depth.clamp(1, MAX_DEPTH),
-        nodes,
-    })
 }
 
 /// A history in the order it was played: `Ng1-f3 e7-e5 Bf1xNc4`.
@@ -166,8 +137,8 @@ pub fn run(args: RetroArgs) -> bool {
     let mut ok = true;
     for item in &items {
         let prepared = item.problem_for_retro().and_then(|p| {
-            let o =
-                options(&p, args.depth, args.nodes).map_err(|e| format!("{}: {e}", item.source))?;
+            let o = RetroOptions::for_problem(&p, args.depth, args.nodes)
+                .map_err(|e| format!("{}: {e}", item.source))?;
             Ok((p, o))
         });
         let (problem, opts) = match prepared {

@@ -350,8 +350,10 @@ struct RetroPlan {
 }
 
 fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
-    use fairysolve::retro::{self, RetroPosition};
-    let opts = super::retro::options(problem, 4, 2_000_000)?;
+    use fairysolve::retro::{self, RetroOptions, RetroPosition};
+    let defaults = RetroOptions::default();
+    let opts = RetroOptions::for_problem(problem, defaults.depth, defaults.nodes)
+        .map_err(|e| e.to_string())?;
     let report = retro::analyse(&RetroPosition::of(&problem.position), &opts);
     if !report.legal() {
         let reasons: Vec<String> = report.illegal.iter().map(|r| r.to_string()).collect();
@@ -428,31 +430,30 @@ fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
 
 /// Keys (coordinates) that win in every solved assignment.
 fn common_keys(solved: &[(String, Problem, Solution)]) -> Vec<String> {
-    let key_set = |p: &Problem, sol: &Solution| -> Vec<String> {
-        sol.keys
-            .iter()
-            .map(|(m, _)| m.coord(p.position.is_chess960()).to_string())
-            .collect()
-    };
-    let Some((_, p0, s0)) = solved.first() else {
+    let Some((_, first, sol)) = solved.first() else {
         return Vec::new();
     };
-    key_set(p0, s0)
-        .into_iter()
-        .filter(|k| solved.iter().all(|(_, p, s)| key_set(p, s).contains(k)))
+    sol.keys
+        .iter()
+        .map(|&(m, _)| m)
+        .filter(|m| {
+            solved
+                .iter()
+                .all(|(_, _, s)| s.keys.iter().any(|(k, _)| k == m))
+        })
+        .map(|m| m.coord(first.position.is_chess960()).to_string())
         .collect()
 }
 
-/// Solves one position with a progress bar; false when the proof is incomplete.
+/// Solves one problem with a progress bar.
 fn solve_one(
     item: &Item,
     problem: &Problem,
-    position: &fairysolve::Position,
     stip: Stipulation,
     opts: &SolveOptions,
     table: &Table,
     args: &SolveArgs,
-) -> (Solution, bool) {
+) -> Solution {
     let bar = if std::io::stderr().is_terminal() && !args.json {
         let b = ProgressBar::new(0);
         b.set_style(
@@ -472,14 +473,18 @@ fn solve_one(
             b.set_position(done as u64);
         }
     };
-    let sol = problem
-        .game
-        .solve(table, position, stip.moves, opts, &INTERRUPTED, &progress);
+    let sol = problem.game.solve(
+        table,
+        &problem.position,
+        stip.moves,
+        opts,
+        &INTERRUPTED,
+        &progress,
+    );
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let complete = sol.complete();
-    (sol, complete)
+    sol
 }
 
 pub fn run(args: SolveArgs) -> bool {
@@ -545,16 +550,8 @@ pub fn run(args: SolveArgs) -> bool {
             }
         };
         let Some(plan) = plan else {
-            let (sol, done) = solve_one(
-                item,
-                &problem,
-                &problem.position,
-                stip,
-                &opts,
-                &table,
-                &args,
-            );
-            ok &= done;
+            let sol = solve_one(item, &problem, stip, &opts, &table, &args);
+            ok &= sol.complete();
             if args.json {
                 println!("{}", json_report(item, &problem, stip, &sol));
             } else {
@@ -570,8 +567,8 @@ pub fn run(args: SolveArgs) -> bool {
                 position: *position,
                 ..problem.clone()
             };
-            let (sol, done) = solve_one(item, &scenario, position, stip, &opts, &table, &args);
-            ok &= done;
+            let sol = solve_one(item, &scenario, stip, &opts, &table, &args);
+            ok &= sol.complete();
             solved.push((label.clone(), scenario, sol));
         }
         let common = common_keys(&solved);

@@ -33,12 +33,6 @@ pub enum Fate {
     ArrivedAt(u8),
 }
 
-/// One search: the depth in half-moves, the Trapdoor timer if any, and what each man of
-/// the diagram (by index in `men`) must have done.
-pub struct Query<'a> {
-    pub fates: &'a [Fate],
-}
-
 #[derive(Copy, Clone)]
 struct Node {
     pos: RetroPosition,
@@ -116,7 +110,16 @@ impl HistorySearch {
         &self.men_squares
     }
 
-    fn root(&self, pos: &RetroPosition) -> Node {
+    /// Starts a question from the diagram `pos`: clears the line and the query's node
+    /// count, and returns the root of the search.
+    fn begin(&mut self, pos: &RetroPosition) -> Node {
+        self.line.clear();
+        self.query_nodes = 0;
+        self.query_exhausted = false;
+        self.frames[0] = Frame {
+            occupied: pos.board.occupied(),
+            path: Bitboard::EMPTY,
+        };
         let mut ident = [0u8; 64];
         for (i, sq) in self.men_squares.iter().enumerate() {
             ident[sq.index()] = i as u8 + 1;
@@ -136,28 +139,19 @@ impl HistorySearch {
         2 * k as u32 + if owner == root_turn { 2 } else { 1 }
     }
 
-    /// Whether a history of the full depth exists with the fates asked.
-    pub fn exists(&mut self, pos: &RetroPosition, query: &Query) -> bool {
-        self.nodes_reset();
-        let root = self.root(pos);
-        self.frames[0] = Frame {
-            occupied: pos.board.occupied(),
-            path: Bitboard::EMPTY,
-        };
-        self.extend(&root, 0, pos.turn, query)
+    /// Whether a history of the full depth exists in which each man of the diagram (by
+    /// index in `men`) did what `fates` asks.
+    pub fn exists(&mut self, pos: &RetroPosition, fates: &[Fate]) -> bool {
+        let root = self.begin(pos);
+        self.extend(&root, 0, pos.turn, fates)
     }
 
     /// The last moves that begin a history of the full depth with the fates asked, each
     /// with whether one was found.
-    pub fn last_moves(&mut self, pos: &RetroPosition, query: &Query) -> Vec<(Retraction, bool)> {
-        self.nodes_reset();
-        let root = self.root(pos);
-        self.frames[0] = Frame {
-            occupied: pos.board.occupied(),
-            path: Bitboard::EMPTY,
-        };
+    pub fn last_moves(&mut self, pos: &RetroPosition, fates: &[Fate]) -> Vec<(Retraction, bool)> {
+        let root = self.begin(pos);
         let mut found: Vec<(Retraction, bool)> = Vec::new();
-        for (r, child) in self.children(&root, 0, pos.turn, query) {
+        for (r, child) in self.children(&root, 0, pos.turn, fates) {
             let known = found.iter().position(|(m, _)| *m == r);
             if let Some(i) = known {
                 if found[i].1 {
@@ -167,7 +161,7 @@ impl HistorySearch {
             self.line.clear();
             self.line.push(r);
             self.frames[1] = self.frame_of(&child, &r);
-            let ok = self.extend(&child, 1, pos.turn, query);
+            let ok = self.extend(&child, 1, pos.turn, fates);
             match known {
                 Some(i) => found[i].1 |= ok,
                 None => found.push((r, ok)),
@@ -179,29 +173,17 @@ impl HistorySearch {
     /// Whether the side to move's check in `pos` can be explained by some last move (with
     /// a fall under Trapdoor): used to name an impossible check.
     pub fn check_explained(&mut self, pos: &RetroPosition) -> bool {
-        let root = self.root(pos);
-        self.frames[0] = Frame {
-            occupied: pos.board.occupied(),
-            path: Bitboard::EMPTY,
-        };
+        let root = self.begin(pos);
         let fates = vec![Fate::Free; self.men_squares.len()];
-        !self
-            .children(&root, 0, pos.turn, &Query { fates: &fates })
-            .is_empty()
-    }
-
-    fn nodes_reset(&mut self) {
-        self.line.clear();
-        self.query_nodes = 0;
-        self.query_exhausted = false;
+        !self.children(&root, 0, pos.turn, &fates).is_empty()
     }
 
     /// Whether `node` is where a game starts; every man asked to have moved has.
-    fn is_game_start(&self, node: &Node, query: &Query) -> bool {
+    fn is_game_start(&self, node: &Node, fates: &[Fate]) -> bool {
         node.pos.turn == Color::White
             && node.pos.board == self.start
             && node.phantoms.is_empty()
-            && query.fates.iter().enumerate().all(|(i, f)| {
+            && fates.iter().enumerate().all(|(i, f)| {
                 !matches!(f, Fate::ArrivedAt(_))
                     || node.ident[self.men_squares[i].index()] != i as u8 + 1
             })
@@ -214,8 +196,8 @@ impl HistorySearch {
         }
     }
 
-    fn extend(&mut self, node: &Node, done: u32, root_turn: Color, query: &Query) -> bool {
-        if done == self.depth || self.is_game_start(node, query) {
+    fn extend(&mut self, node: &Node, done: u32, root_turn: Color, fates: &[Fate]) -> bool {
+        if done == self.depth || self.is_game_start(node, fates) {
             self.witness = self.line.clone();
             return true;
         }
@@ -226,7 +208,7 @@ impl HistorySearch {
             self.query_exhausted = true;
             return true;
         }
-        let memo_ok = self.timer.is_none() && query.fates.iter().all(|f| *f == Fate::Free);
+        let memo_ok = self.timer.is_none() && fates.iter().all(|f| *f == Fate::Free);
         if memo_ok {
             if let Some(&known) = self.memo.get(&(node.pos, done)) {
                 if known {
@@ -235,12 +217,12 @@ impl HistorySearch {
                 return known;
             }
         }
-        let children = self.children(node, done, root_turn, query);
+        let children = self.children(node, done, root_turn, fates);
         let mut found = false;
         for (r, child) in children {
             self.frames[done as usize + 1] = self.frame_of(&child, &r);
             self.line.push(r);
-            let ok = self.extend(&child, done + 1, root_turn, query);
+            let ok = self.extend(&child, done + 1, root_turn, fates);
             self.line.pop();
             if ok {
                 found = true;
@@ -260,13 +242,13 @@ impl HistorySearch {
         node: &Node,
         done: u32,
         root_turn: Color,
-        query: &Query,
+        fates: &[Fate],
     ) -> Vec<(Retraction, Node)> {
         let depth = done + 1;
         let mover = !node.pos.turn;
         // A man whose last move must be this one.
         let mut forced = None;
-        for (i, fate) in query.fates.iter().enumerate() {
+        for (i, fate) in fates.iter().enumerate() {
             let sq = self.men_squares[i];
             if node.ident[sq.index()] != i as u8 + 1 {
                 continue;
@@ -293,7 +275,7 @@ impl HistorySearch {
             if forced.is_some_and(|sq| !moved.contains(&sq)) {
                 continue;
             }
-            if !self.fates_allow(node, moved, depth, root_turn, query) {
+            if !self.fates_allow(node, moved, depth, root_turn, fates) {
                 continue;
             }
             if let Some(t) = self.timer {
@@ -353,14 +335,14 @@ impl HistorySearch {
         moved: &[Square],
         depth: u32,
         root_turn: Color,
-        query: &Query,
+        fates: &[Fate],
     ) -> bool {
         moved.iter().all(|sq| {
             let id = node.ident[sq.index()];
             if id == 0 {
                 return true;
             }
-            match query.fates[id as usize - 1] {
+            match fates[id as usize - 1] {
                 Fate::Free => true,
                 Fate::Stays => false,
                 Fate::ArrivedAt(k) => {

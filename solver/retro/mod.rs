@@ -7,8 +7,8 @@
 //! without Trapdoor timers.
 //!
 //! Depth: under Trapdoor T the histories are 2T half-moves deep (T moves of each side:
-//! every arrival a timer can still remember); without timers `depth` half-moves (4 by
-//! default), enough to see what the last move needed before it.
+//! every arrival a timer can still remember); without timers `depth` half-moves
+//! (`DEFAULT_DEPTH`), enough to see what the last move needed before it.
 
 pub mod history;
 pub mod retraction;
@@ -16,10 +16,13 @@ pub mod soundness;
 
 use crate::bitboard::Bitboard;
 use crate::position::Position;
+use crate::problem::Problem;
+use crate::trapdoor::FallOrder;
 use crate::types::{Color, Piece, Role, Square};
-use history::{Fate, HistorySearch, Query};
+use history::{Fate, HistorySearch};
 pub use retraction::{Retraction, RetroPosition};
 pub use soundness::Illegality;
+use thiserror::Error;
 
 impl RetroPosition {
     pub fn of(pos: &Position) -> RetroPosition {
@@ -45,14 +48,58 @@ pub struct RetroOptions {
     pub nodes: u64,
 }
 
+/// Half-moves searched without timers unless asked otherwise.
+pub const DEFAULT_DEPTH: u32 = 4;
+/// Largest depth without timers: deeper searches never finish anyway.
+pub const MAX_DEPTH: u32 = 12;
+/// Nodes one question may visit unless asked otherwise.
+pub const DEFAULT_NODES: u64 = 2_000_000;
+
 impl Default for RetroOptions {
     fn default() -> RetroOptions {
         RetroOptions {
             timer: None,
             given: Vec::new(),
-            depth: 4,
-            nodes: 2_000_000,
+            depth: DEFAULT_DEPTH,
+            nodes: DEFAULT_NODES,
         }
+    }
+}
+
+/// A problem the retro module does not analyse.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Unsupported {
+    #[error("retro-analysis covers the standard board with FIDE moves and Trapdoor timers; Taxi and Earthquake are not supported")]
+    Variant,
+    #[error("retro-analysis follows the mate-first order; falls-first is not supported")]
+    FallsFirst,
+}
+
+impl RetroOptions {
+    /// The options for a problem: its Trapdoor timer and the timers its file gives, with
+    /// `depth` (clamped to 1..=MAX_DEPTH) and `nodes`.
+    pub fn for_problem(
+        problem: &Problem,
+        depth: u32,
+        nodes: u64,
+    ) -> Result<RetroOptions, Unsupported> {
+        let rules = problem.game.rules();
+        if rules.taxi.is_some() || problem.game.earthquake(&problem.position).is_some() {
+            return Err(Unsupported::Variant);
+        }
+        if rules
+            .trapdoor
+            .is_some_and(|t| t.order != FallOrder::MateFirst)
+        {
+            return Err(Unsupported::FallsFirst);
+        }
+        let timers = problem.position.timers();
+        Ok(RetroOptions {
+            timer: rules.trapdoor.map(|t| t.timer),
+            given: timers.ticking().map(|sq| (sq, timers.left(sq))).collect(),
+            depth: depth.clamp(1, MAX_DEPTH),
+            nodes,
+        })
     }
 }
 
@@ -132,7 +179,7 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
         }
     }
 
-    let candidates = search.last_moves(pos, &Query { fates: &fates });
+    let candidates = search.last_moves(pos, &fates);
     report.last_moves = candidates
         .iter()
         .filter(|(_, ok)| *ok)
@@ -154,13 +201,9 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
     if !report.complete {
         // A proof needs every history searched; an unfinished question proves nothing.
         report.ticking.clear();
-        report.scenarios = given_only(&opts.given);
+        report.scenarios = vec![opts.given.clone()];
     }
     report
-}
-
-fn given_only(given: &[(Square, u8)]) -> Vec<Vec<(Square, u8)>> {
-    vec![given.to_vec()]
 }
 
 /// Names what makes a diagram with no kept history illegal: a castling or en passant
@@ -173,7 +216,7 @@ fn explain_illegal(
 ) -> Vec<Illegality> {
     let has_history = |p: &RetroPosition| {
         let mut s = HistorySearch::new(p, depth, opts.timer, opts.nodes);
-        s.exists(p, &Query { fates })
+        s.exists(p, fates)
     };
     let mut found = Vec::new();
     for rook in pos.castling {
@@ -288,7 +331,7 @@ fn prove_ticking(
         arrived: vec![Vec::new(); men.len()],
     };
     let ask = |search: &mut HistorySearch, seen: &mut Seen, fates: &[Fate]| {
-        let found = search.exists(pos, &Query { fates });
+        let found = search.exists(pos, fates);
         if found {
             seen.learn(&men, search);
         }
@@ -403,7 +446,7 @@ fn scenarios(
                 let i = men.iter().position(|&m| m == sq).expect("a man");
                 fates[i] = Fate::ArrivedAt(timer - r);
             }
-            search.exists(pos, &Query { fates: &fates })
+            search.exists(pos, &fates)
         };
         if keep {
             let mut all = given.clone();

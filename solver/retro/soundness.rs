@@ -8,6 +8,7 @@ use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Standard;
+use crate::setup::{validate_en_passant, SetupError};
 use crate::types::{Color, Role, Square};
 use thiserror::Error;
 
@@ -185,30 +186,11 @@ pub fn static_checks(pos: &RetroPosition) -> Vec<Illegality> {
             });
         }
     }
-    if let Some(square) = pos.ep {
-        let mover = them;
-        let bad = |reason: &str| Illegality::EnPassant {
-            square,
-            reason: reason.to_string(),
-        };
-        let rank_ok = square.relative_rank(mover) == 2;
-        let front = Square::from_coords(square.file(), if mover == Color::White { 3 } else { 4 });
-        let origin = Square::from_coords(square.file(), if mover == Color::White { 1 } else { 6 });
-        if !rank_ok {
-            found.push(bad(&format!(
-                "not on the square a {} pawn passes with a double step",
-                mover.name()
-            )));
-        } else if board.piece_at(front) != Some(crate::types::Piece::new(mover, Role::Pawn)) {
-            found.push(bad(&format!(
-                "no {} pawn on {front} that can have just moved two squares",
-                mover.name()
-            )));
-        } else if board.occupied().contains(square) || board.occupied().contains(origin) {
-            found.push(bad(&format!(
-                "{square} and {origin}, the squares the pawn came through, are not both empty"
-            )));
-        }
+    if let (Some(square), Err(SetupError::BadEnPassant { reason, .. })) = (
+        pos.ep,
+        validate_en_passant(&Standard, board, pos.turn, pos.ep),
+    ) {
+        found.push(Illegality::EnPassant { square, reason });
     }
     found
 }
