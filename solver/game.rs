@@ -140,7 +140,16 @@ impl<T: Terrain> Game<T> {
         moves.clear();
         let geo = self.geo(pos);
         match &self.rules.taxi {
-            Some(taxi) if !taxi::rich(geo, pos, taxi) => self.taxi_moves(pos, taxi, moves),
+            Some(taxi) if !taxi::rich(geo, pos, taxi) => {
+                if taxi::attacks_affordable(geo, pos, taxi) {
+                    // Checks are FIDE attacks: FIDE legality, then the price.
+                    movegen::generate(geo, pos, moves);
+                    let (board, cash) = (pos.board(), pos.cash(pos.turn()));
+                    moves.retain(|&mv| taxi::cost(geo, board, mv) <= cash);
+                } else {
+                    self.taxi_moves(pos, taxi, moves)
+                }
+            }
             _ => movegen::generate(geo, pos, moves),
         }
         if self.terrain.shifts() {
@@ -281,6 +290,21 @@ impl<T: Terrain> Game<T> {
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
         if self.is_plain() {
             return movegen::has_legal_move(self.geo(pos), pos);
+        }
+        if let (Some(taxi), None, false) =
+            (&self.rules.taxi, self.rules.trapdoor, self.terrain.shifts())
+        {
+            let geo = self.geo(pos);
+            if taxi::attacks_affordable(geo, pos, taxi) {
+                let mut any = taxi::AffordableMove {
+                    geo,
+                    board: pos.board(),
+                    cash: pos.cash(pos.turn()),
+                    found: false,
+                };
+                movegen::generate(geo, pos, &mut any);
+                return any.found;
+            }
         }
         let mut moves = MoveList::new();
         self.base_moves(pos, &mut moves);
@@ -594,5 +618,65 @@ impl Rulebook for AnyGame {
     }
     fn has_legal_move(&self, pos: &Position) -> bool {
         AnyGame::has_legal_move(self, pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+
+    /// The Taxi generator's shortcut (FIDE legality plus the price, when every attack
+    /// is affordable) against the move-by-move definition (rules.md 2.1-2.3), over
+    /// random games with every level of cash.
+    #[test]
+    fn taxi_shortcut_equals_definition() {
+        let taxi = Taxi {
+            income: 2,
+            start: 16,
+        };
+        let game = Game::new(Rules {
+            trapdoor: None,
+            taxi: Some(taxi),
+        });
+        let fide = Game::fide();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let mut compared = 0;
+        for game_no in 0..120 {
+            let mut pos = parse_fen(starts[game_no % 2]).unwrap();
+            for _ in 0..40 {
+                for c in Color::ALL {
+                    pos.set_cash(c, (next() % 16) as u32);
+                }
+                let mut fast = MoveList::new();
+                game.base_moves(&pos, &mut fast);
+                let mut slow = MoveList::new();
+                game.taxi_moves(&pos, &taxi, &mut slow);
+                let mut a: Vec<Move> = fast.iter().copied().collect();
+                let mut b: Vec<Move> = slow.iter().copied().collect();
+                a.sort_by_key(|m| (m.from, m.to, m.coord(false).to_string()));
+                b.sort_by_key(|m| (m.from, m.to, m.coord(false).to_string()));
+                assert_eq!(a, b, "{}", crate::fen::write_fen(&pos));
+                compared += 1;
+                // Continue along a FIDE game (so that positions stay varied).
+                let moves = fide.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(next() % moves.len() as u64) as usize];
+                pos = fide.play(&pos, mv).position;
+            }
+        }
+        assert!(compared > 3000);
     }
 }

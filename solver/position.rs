@@ -302,6 +302,13 @@ impl Position {
         us: Color,
         ep: Option<Square>,
     ) -> Option<(Square, Piece)> {
+        if ep.is_none()
+            && self.quake.no_return.is_none()
+            && self.timers.ticking().is_empty()
+            && matches!(mv.kind, MoveKind::Normal | MoveKind::DoublePush)
+        {
+            return self.apply_plain(geo, mv, us);
+        }
         let them = !us;
         let moving = Piece::new(us, mv.role);
         let mut captured = None;
@@ -402,6 +409,53 @@ impl Position {
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
+        self.turn = them;
+        self.hash ^= zobrist::black_to_move();
+        captured
+    }
+
+    /// `apply` for the move a search plays most: an ordinary move or double step, with
+    /// no en passant right, timer or aftershock state to clear. One straight path.
+    #[inline(always)]
+    fn apply_plain<G: Geometry>(
+        &mut self,
+        geo: &G,
+        mv: Move,
+        us: Color,
+    ) -> Option<(Square, Piece)> {
+        let them = !us;
+        let moving = Piece::new(us, mv.role);
+        let mut captured = None;
+        if self.board.by_color(them).contains(mv.to) {
+            if let Some(role) = self.board.role_at(mv.to) {
+                let victim = Piece::new(them, role);
+                self.take(mv.to, victim);
+                captured = Some((mv.to, victim));
+            }
+        }
+        self.board.shift(moving, mv.from, mv.to);
+        self.hash ^= zobrist::piece(mv.from, moving) ^ zobrist::piece(mv.to, moving);
+        if mv.kind == MoveKind::DoublePush {
+            let passed = geo.pawn_step(us, mv.from).single();
+            if (geo.pawn_attacks(us, passed) & self.board.by_piece(them, Role::Pawn)).is_nonempty()
+            {
+                self.ep = Some(passed);
+                self.hash ^= zobrist::en_passant(passed);
+            }
+        }
+        if self.castling.is_nonempty() {
+            let mut lost = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
+            if mv.role == Role::King {
+                lost |= Bitboard::rank(us.fold(0, 7));
+            }
+            self.castling_lost(lost);
+        }
+        if mv.role == Role::Pawn || captured.is_some() {
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves = self.halfmoves.saturating_add(1);
+        }
+        self.fullmoves += (us == Color::Black && self.fullmoves < u16::MAX) as u16;
         self.turn = them;
         self.hash ^= zobrist::black_to_move();
         captured

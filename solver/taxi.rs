@@ -3,8 +3,10 @@
 //! move's events is `game`'s; here are the prices and the affordable attack.
 
 use crate::attacks::attackers;
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Geometry;
+use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -107,13 +109,67 @@ pub fn in_check<G: Geometry>(geo: &G, pos: &Position, color: Color, taxi: &Taxi)
     }
 }
 
-/// Whether every move costs less than both sides can pay and every attack is
-/// affordable: then Taxi legality is FIDE legality (rules.md 2 with deep pockets).
+/// Whether the opponent of the side to move can afford every attack it could make on
+/// its next turn (a ride of any length, a leap): then "the king is left in check" means
+/// what it means in FIDE, whatever the move played now (it does not change the
+/// opponent's cash), and Taxi legality is FIDE legality plus the price (rules.md 2.2).
+pub fn attacks_affordable<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
+    next_turn_budget(pos, !pos.turn(), taxi) >= geo.longest_ride().max(2)
+}
+
+/// Whether, beyond `attacks_affordable`, the side to move can pay for any move: then
+/// Taxi legality is FIDE legality (rules.md 2 with deep pockets).
 pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
     // The dearest move: the longest ride on this board, the largest fee, a promotion.
     let dearest = geo.longest_ride() + 4 + 2;
-    let us = pos.turn();
-    pos.cash(us) >= dearest && next_turn_budget(pos, !us, taxi) >= dearest
+    pos.cash(pos.turn()) >= dearest && attacks_affordable(geo, pos, taxi)
+}
+
+/// Answers whether the side to move has a FIDE-legal move it can pay for, stopping at
+/// the first (with `attacks_affordable`, that is a Taxi-legal move).
+pub struct AffordableMove<'a, G: Geometry> {
+    pub geo: &'a G,
+    pub board: &'a Board,
+    pub cash: u32,
+    pub found: bool,
+}
+
+impl<G: Geometry> AffordableMove<'_, G> {
+    #[inline(always)]
+    fn offer(&mut self, mv: Move) {
+        self.found |= cost(self.geo, self.board, mv) <= self.cash;
+    }
+}
+
+impl<G: Geometry> MoveSink for AffordableMove<'_, G> {
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.offer(Move::new(role, from, to, MoveKind::Normal));
+            if self.found {
+                return;
+            }
+        }
+    }
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        for to in targets {
+            // The cheapest promotion costs what any promotion costs.
+            let kind = if promo.contains(to) {
+                MoveKind::Promotion(Role::Queen)
+            } else {
+                MoveKind::Normal
+            };
+            self.offer(Move::new(Role::Pawn, from, to, kind));
+            if self.found {
+                return;
+            }
+        }
+    }
+    fn special(&mut self, mv: Move) {
+        self.offer(mv);
+    }
+    fn done(&self) -> bool {
+        self.found
+    }
 }
 
 #[cfg(test)]

@@ -189,32 +189,49 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // Only a move that gives check in P can mate, or one that puts a rider
             // behind a falling piece: generate just those.
             let info = CheckInfo::new(geo, pos);
-            let mut candidates = CheckCandidates {
-                geo,
-                info: &info,
-                out: MoveList::new(),
+            let behind_fall = |mv: Move| {
+                let straight =
+                    matches!(mv.role, Role::Rook | Role::Queen) && rook_extra.contains(mv.to);
+                let diagonal =
+                    matches!(mv.role, Role::Bishop | Role::Queen) && bishop_extra.contains(mv.to);
+                straight || diagonal
             };
-            crate::movegen::generate(geo, pos, &mut candidates);
-            if (rook_extra | bishop_extra).is_nonempty() {
-                for &mv in crate::movegen::legal_moves(geo, pos).iter() {
-                    let straight =
-                        matches!(mv.role, Role::Rook | Role::Queen) && rook_extra.contains(mv.to);
-                    let diagonal = matches!(mv.role, Role::Bishop | Role::Queen)
-                        && bishop_extra.contains(mv.to);
-                    if (straight || diagonal) && !candidates.out.contains(&mv) {
-                        candidates.out.push(mv);
+            let taxi = self.game.rules.taxi.as_ref();
+            let candidates = if taxi.is_some_and(|t| !crate::taxi::attacks_affordable(geo, pos, t))
+            {
+                // A Taxi-legal move need not be FIDE-legal (it may leave the own king to
+                // an attack the opponent cannot pay for): filter the game's own moves.
+                // A check is an attack, so the FIDE test is a necessary condition.
+                let mut out = self.game.legal_moves(pos);
+                out.retain(|&mv| info.gives_check(geo, pos, mv) || behind_fall(mv));
+                out
+            } else {
+                let mut candidates = CheckCandidates {
+                    geo,
+                    info: &info,
+                    out: MoveList::new(),
+                };
+                crate::movegen::generate(geo, pos, &mut candidates);
+                let mut out = candidates.out;
+                if (rook_extra | bishop_extra).is_nonempty() {
+                    for &mv in crate::movegen::legal_moves(geo, pos).iter() {
+                        if behind_fall(mv) && !out.contains(&mv) {
+                            out.push(mv);
+                        }
                     }
                 }
-            }
-            if self.game.rules.taxi.is_some() {
-                // The candidates are FIDE moves; Taxi legality (price, affordable check)
-                // is the game's.
-                let legal = self.game.legal_moves(pos);
-                candidates.out.retain(|m| legal.contains(m));
-            } else if !fide {
-                self.game.retain_legal(pos, &mut candidates.out);
-            }
-            let killer = k.attack[1].filter(|km| candidates.out.contains(km));
+                if taxi.is_some() {
+                    // Every attack is affordable: Taxi legality is FIDE legality plus
+                    // the price.
+                    let cash = pos.cash(pos.turn());
+                    out.retain(|&m| crate::taxi::cost(geo, pos.board(), m) <= cash);
+                }
+                if !fide {
+                    self.game.retain_legal(pos, &mut out);
+                }
+                out
+            };
+            let killer = k.attack[1].filter(|km| candidates.contains(km));
             let mates = |mv: Move| {
                 if !fide {
                     let played = self.game.play(pos, mv);
@@ -235,7 +252,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     return Ok(true);
                 }
             }
-            for &mv in candidates.out.iter() {
+            for &mv in candidates.iter() {
                 if Some(mv) != killer && mates(mv) {
                     k.attack[1] = Some(mv);
                     return Ok(true);
