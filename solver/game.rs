@@ -296,6 +296,9 @@ impl<T: Terrain> Game<T> {
         {
             let geo = self.geo(pos);
             if taxi::attacks_affordable(geo, pos, taxi) {
+                if pos.cash(pos.turn()) >= taxi::dearest_move(geo) {
+                    return movegen::has_legal_move(geo, pos);
+                }
                 let mut any = taxi::AffordableMove {
                     geo,
                     board: pos.board(),
@@ -412,15 +415,23 @@ impl<T: Terrain> Game<T> {
     }
 
     /// Plays a legal move with every event that follows it.
+    #[inline(always)]
     pub fn play(&self, pos: &Position, mv: Move) -> Played {
-        let mut p = self.play_core(pos, mv);
-        let Some(td) = self.rules.trapdoor else {
-            return Played {
-                position: p,
+        // Without a trapdoor nothing follows the move: small enough to inline, so the
+        // result is built in place.
+        match self.rules.trapdoor {
+            None => Played {
+                position: self.play_core(pos, mv),
                 fallen: Bitboard::EMPTY,
                 outcome: None,
-            };
-        };
+            },
+            Some(td) => self.play_trapdoor(pos, mv, td),
+        }
+    }
+
+    /// `play` on a Trapdoor board: arrival, countdown, falls and their order.
+    fn play_trapdoor(&self, pos: &Position, mv: Move, td: Trapdoor) -> Played {
+        let mut p = self.play_core(pos, mv);
         let us = pos.turn();
         let arrivals = Position::arrivals(mv);
         td.arrive(&mut p, arrivals);

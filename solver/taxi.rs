@@ -97,16 +97,21 @@ pub fn next_turn_budget(pos: &Position, color: Color, taxi: &Taxi) -> u32 {
 
 /// Whether the king of `color` is in (affordable) check.
 pub fn in_check<G: Geometry>(geo: &G, pos: &Position, color: Color, taxi: &Taxi) -> bool {
-    match pos.board().king(color) {
-        Some(k) => affordably_attacked(
-            geo,
-            pos.board(),
-            k,
-            !color,
-            next_turn_budget(pos, !color, taxi),
-        ),
-        None => false,
+    let Some(k) = pos.board().king(color) else {
+        return false;
+    };
+    let budget = next_turn_budget(pos, !color, taxi);
+    if budget >= geo.longest_ride().max(2) {
+        // Every attack is affordable.
+        return crate::attacks::is_attacked(geo, pos.board(), k, !color, pos.board().occupied());
     }
+    affordably_attacked(geo, pos.board(), k, !color, budget)
+}
+
+/// The price of the dearest move on this board: the longest ride, the largest towing
+/// fee, a promotion.
+pub fn dearest_move<G: Geometry>(geo: &G) -> u32 {
+    geo.longest_ride() + 4 + 2
 }
 
 /// Whether the opponent of the side to move can afford every attack it could make on
@@ -120,9 +125,7 @@ pub fn attacks_affordable<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> 
 /// Whether, beyond `attacks_affordable`, the side to move can pay for any move: then
 /// Taxi legality is FIDE legality (rules.md 2 with deep pockets).
 pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
-    // The dearest move: the longest ride on this board, the largest fee, a promotion.
-    let dearest = geo.longest_ride() + 4 + 2;
-    pos.cash(pos.turn()) >= dearest && attacks_affordable(geo, pos, taxi)
+    pos.cash(pos.turn()) >= dearest_move(geo) && attacks_affordable(geo, pos, taxi)
 }
 
 /// Answers whether the side to move has a FIDE-legal move it can pay for, stopping at

@@ -14,7 +14,11 @@ pub struct Keys {
     black_to_move: u64,
     timers: [[u64; 64]; MAX_TIMER + 1],
     cash: [u64; 2],
+    /// `cash()` of the amounts a game usually sees, looked up instead of mixed.
+    cash_table: [[u64; CASH_TABLE]; 2],
 }
+
+const CASH_TABLE: usize = 64;
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -32,6 +36,7 @@ const fn build() -> Keys {
         black_to_move: 0,
         timers: [[0; 64]; MAX_TIMER + 1],
         cash: [0; 2],
+        cash_table: [[0; CASH_TABLE]; 2],
     };
     let mut state = 0x5EED_0FFA_1B50_17A5u64;
     let mut c = 0;
@@ -82,6 +87,15 @@ const fn build() -> Keys {
     keys.cash[0] = k;
     let (_, k) = splitmix(state);
     keys.cash[1] = k;
+    let mut c = 0;
+    while c < 2 {
+        let mut amount = 0;
+        while amount < CASH_TABLE {
+            keys.cash_table[c][amount] = splitmix(keys.cash[c] ^ amount as u64).1;
+            amount += 1;
+        }
+        c += 1;
+    }
     keys
 }
 
@@ -116,7 +130,10 @@ pub fn timer(sq: Square, r: u8) -> u64 {
 /// Cash in hand of one side: mixed from the amount, so any amount has a key.
 #[inline(always)]
 pub fn cash(color: Color, amount: u32) -> u64 {
-    splitmix(KEYS.cash[color.index()] ^ amount as u64).1
+    match KEYS.cash_table[color.index()].get(amount as usize) {
+        Some(&key) => key,
+        None => splitmix(KEYS.cash[color.index()] ^ amount as u64).1,
+    }
 }
 
 /// The aftershock state (current dx, uses left, the dx that may not be restored).

@@ -197,26 +197,28 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 straight || diagonal
             };
             let taxi = self.game.rules.taxi.as_ref();
-            let candidates = if taxi.is_some_and(|t| !crate::taxi::attacks_affordable(geo, pos, t))
-            {
+            // Filled in place: a move list is too large to move around.
+            let mut candidates = MoveList::new();
+            if taxi.is_some_and(|t| !crate::taxi::attacks_affordable(geo, pos, t)) {
                 // A Taxi-legal move need not be FIDE-legal (it may leave the own king to
                 // an attack the opponent cannot pay for): filter the game's own moves.
                 // A check is an attack, so the FIDE test is a necessary condition.
-                let mut out = self.game.legal_moves(pos);
-                out.retain(|&mv| info.gives_check(geo, pos, mv) || behind_fall(mv));
-                out
+                self.game.legal_moves_into(pos, &mut candidates);
+                candidates.retain(|&mv| info.gives_check(geo, pos, mv) || behind_fall(mv));
             } else {
-                let mut candidates = CheckCandidates {
+                crate::movegen::generate(
                     geo,
-                    info: &info,
-                    out: MoveList::new(),
-                };
-                crate::movegen::generate(geo, pos, &mut candidates);
-                let mut out = candidates.out;
+                    pos,
+                    &mut CheckCandidates {
+                        geo,
+                        info: &info,
+                        out: &mut candidates,
+                    },
+                );
                 if (rook_extra | bishop_extra).is_nonempty() {
                     for &mv in crate::movegen::legal_moves(geo, pos).iter() {
-                        if behind_fall(mv) && !out.contains(&mv) {
-                            out.push(mv);
+                        if behind_fall(mv) && !candidates.contains(&mv) {
+                            candidates.push(mv);
                         }
                     }
                 }
@@ -224,15 +226,24 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     // Every attack is affordable: Taxi legality is FIDE legality plus
                     // the price.
                     let cash = pos.cash(pos.turn());
-                    out.retain(|&m| crate::taxi::cost(geo, pos.board(), m) <= cash);
+                    candidates.retain(|&m| crate::taxi::cost(geo, pos.board(), m) <= cash);
                 }
                 if !fide {
-                    self.game.retain_legal(pos, &mut out);
+                    self.game.retain_legal(pos, &mut candidates);
                 }
-                out
-            };
+            }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
+            let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
             let mates = |mv: Move| {
+                if let Some(taxi) = taxi_only {
+                    let next = self.game.play(pos, mv).position;
+                    // An ordinary candidate attacks the king; when the attacker can pay
+                    // for any attack, that is a check.
+                    let known = matches!(mv.kind, MoveKind::Normal)
+                        && crate::taxi::attacks_affordable(geo, &next, taxi);
+                    return (known || self.game.in_check(&next))
+                        && !self.game.has_legal_move(&next);
+                }
                 if !fide {
                     let played = self.game.play(pos, mv);
                     return match played.outcome {

@@ -187,7 +187,7 @@ pub fn sort_defences(moves: &mut MoveList, hint: u16, killer: Option<Move>) {
 pub struct CheckCandidates<'a, G: Geometry> {
     pub geo: &'a G,
     pub info: &'a CheckInfo,
-    pub out: MoveList,
+    pub out: &'a mut MoveList,
 }
 
 impl<G: Geometry> CheckCandidates<'_, G> {
