@@ -209,6 +209,35 @@ impl<T: Terrain> Game<T> {
         self.retain_legal(pos, moves);
     }
 
+    /// Whether `mv`, a move remembered from another position (a killer), is legal
+    /// here, when that is cheap to decide without listing the moves; `None` otherwise.
+    /// Agrees with `legal_moves_into`: FIDE legality, then the price when every attack
+    /// is affordable (Taxi), then the Trapdoor's own conditions.
+    pub fn is_legal_quick(&self, pos: &Position, mv: Move) -> Option<bool> {
+        if self.terrain.shifts() {
+            return None;
+        }
+        let geo = self.geo(pos);
+        if let Some(taxi) = &self.rules.taxi {
+            if !taxi::attacks_affordable(geo, pos, taxi) {
+                return None;
+            }
+            if taxi::cost(geo, pos.board(), mv) > pos.cash(pos.turn()) {
+                return Some(false);
+            }
+        }
+        if !movegen::is_legal(geo, pos, mv) {
+            return Some(false);
+        }
+        if let Some(td) = self.rules.trapdoor {
+            let guard = self.fall_guard(pos);
+            if guard.expiring.is_nonempty() && !self.trapdoor_legal(&td, pos, mv, &guard, 0) {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
     /// Adds the aftershocks the side to move may play (rules.md 3.7): a use left, a new
     /// dx in range that is not the one the opponent just left, no occupied square
     /// vanishing, and the own king not attacked on the shifted board. (Falls under
@@ -689,5 +718,86 @@ mod tests {
             }
         }
         assert!(compared > 3000);
+    }
+
+    /// `is_legal_quick` agrees with the move list wherever it answers, under Trapdoor
+    /// timers and falls and under Taxi prices, for the moves of the same side's previous
+    /// turn (the killers a search offers).
+    #[test]
+    fn quick_legality_agrees_with_the_move_list() {
+        let games = [
+            Game::new(Rules {
+                trapdoor: Some(Trapdoor {
+                    timer: 1,
+                    order: FallOrder::MateFirst,
+                }),
+                taxi: None,
+            }),
+            Game::new(Rules {
+                trapdoor: Some(Trapdoor {
+                    timer: 2,
+                    order: FallOrder::FallsFirst,
+                }),
+                taxi: None,
+            }),
+            Game::new(Rules {
+                trapdoor: None,
+                taxi: Some(Taxi::default()),
+            }),
+            Game::new(Rules {
+                trapdoor: Some(Trapdoor {
+                    timer: 1,
+                    order: FallOrder::MateFirst,
+                }),
+                taxi: Some(Taxi::default()),
+            }),
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for game in &games {
+            let (mut yes, mut no) = (0, 0);
+            for _ in 0..40 {
+                let mut pos = parse_fen(
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                )
+                .unwrap();
+                if game.rules.taxi.is_some() {
+                    for c in Color::ALL {
+                        pos.set_cash(c, 4 + (next() % 12) as u32);
+                    }
+                }
+                let mut earlier: [Vec<Move>; 2] = [Vec::new(), Vec::new()];
+                for ply in 0..40 {
+                    let moves = game.legal_moves(&pos);
+                    for &mv in &earlier[ply % 2] {
+                        if let Some(quick) = game.is_legal_quick(&pos, mv) {
+                            assert_eq!(
+                                quick,
+                                moves.contains(&mv),
+                                "{mv:?} in {}",
+                                crate::fen::write_fen(&pos)
+                            );
+                            yes += quick as usize;
+                            no += !quick as usize;
+                        }
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    earlier[ply % 2] = moves.iter().copied().collect();
+                    let played = game.play(&pos, moves[(next() % moves.len() as u64) as usize]);
+                    if played.outcome.is_some() {
+                        break;
+                    }
+                    pos = played.position;
+                }
+            }
+            assert!(yes > 1000 && no > 1000, "{yes} {no}");
+        }
     }
 }

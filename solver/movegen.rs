@@ -351,6 +351,47 @@ fn rank_span(a: Square, b: Square) -> Bitboard {
 }
 
 /// All FIDE-legal moves of the side to move.
+/// Whether `mv`, a move remembered from another position (a killer), is legal here.
+/// Decided directly for ordinary moves and double steps, by generation for the rare
+/// kinds.
+pub fn is_legal<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
+    if !matches!(mv.kind, MoveKind::Normal | MoveKind::DoublePush) {
+        return legal_moves(geo, pos).contains(&mv);
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    if !board.by_piece(us, mv.role).contains(mv.from) || board.by_color(us).contains(mv.to) {
+        return false;
+    }
+    let occupied = board.occupied();
+    let empty = geo.squares() - occupied;
+    let reachable = match (mv.kind, mv.role) {
+        (MoveKind::Normal, Role::Pawn) => {
+            if Bitboard::rank(us.fold(7, 0)).contains(mv.to) {
+                // There it would be a promotion.
+                return false;
+            }
+            (geo.pawn_step(us, mv.from) & empty)
+                | (geo.pawn_attacks(us, mv.from) & board.by_color(!us))
+        }
+        (MoveKind::Normal, role) => piece_attacks(geo, role, us, mv.from, occupied) & geo.squares(),
+        (MoveKind::DoublePush, Role::Pawn) => {
+            let step = geo.pawn_step(us, mv.from) & empty;
+            if step.is_empty() || !Bitboard::rank(us.fold(1, 6)).contains(mv.from) {
+                return false;
+            }
+            geo.pawn_step(us, step.single()) & empty
+        }
+        _ => return false,
+    };
+    if !reachable.contains(mv.to) {
+        return false;
+    }
+    let mut after = *pos;
+    after.play_board(geo, mv);
+    !king_attacked(geo, &after, us)
+}
+
 pub fn legal_moves<G: Geometry>(geo: &G, pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate(geo, pos, &mut list);
@@ -371,4 +412,62 @@ pub fn count_legal<G: Geometry>(geo: &G, pos: &Position) -> u64 {
     let mut counter = MoveCounter(0);
     generate(geo, pos, &mut counter);
     counter.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+    use crate::geometry::Standard;
+
+    /// `is_legal` against generation: every move of every position of random games,
+    /// offered to the positions that follow (where many are no longer legal).
+    #[test]
+    fn killer_legality_equals_generation() {
+        let mut seed = 0x0123_4567_89AB_CDEFu64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut legal, mut illegal) = (0, 0);
+        for start in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            for _ in 0..60 {
+                let mut pos = parse_fen(start).unwrap();
+                let mut remembered: Vec<Move> = Vec::new();
+                for _ in 0..60 {
+                    let moves = legal_moves(&Standard, &pos);
+                    for &mv in &remembered {
+                        let want = moves.contains(&mv);
+                        assert_eq!(
+                            is_legal(&Standard, &pos, mv),
+                            want,
+                            "{mv:?} in {}",
+                            crate::fen::write_fen(&pos)
+                        );
+                        legal += want as usize;
+                        illegal += !want as usize;
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Remember this side's moves for its next turn.
+                    remembered = moves.iter().copied().collect();
+                    let mv = moves[(next() % moves.len() as u64) as usize];
+                    pos.play_board(&Standard, mv);
+                    let replies = legal_moves(&Standard, &pos);
+                    if replies.is_empty() {
+                        break;
+                    }
+                    pos.play_board(&Standard, replies[(next() % replies.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(legal > 10_000 && illegal > 10_000, "{legal} {illegal}");
+    }
 }

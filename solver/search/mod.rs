@@ -57,10 +57,44 @@ pub struct Searcher<'a, T: Terrain> {
     limits: Limits<'a>,
     /// Set when the deadline passes; stops this search only.
     timed_out: AtomicBool,
-    nodes: AtomicU64,
+    nodes: NodeCounter,
     /// Search the defences of deep nodes in parallel (when the root alone is too small
     /// to keep the threads busy).
     pub split_defences: bool,
+}
+
+/// Nodes searched, counted per thread on a cache line of its own: one shared counter
+/// would bounce between the cores at every node.
+struct NodeCounter {
+    slots: Box<[PaddedCount]>,
+}
+
+#[repr(align(128))]
+#[derive(Default)]
+struct PaddedCount(AtomicU64);
+
+/// Threads with a slot of their own; others share slots (still exact, only slower).
+const COUNTER_SLOTS: usize = 64;
+
+impl Default for NodeCounter {
+    fn default() -> NodeCounter {
+        NodeCounter {
+            slots: (0..COUNTER_SLOTS).map(|_| PaddedCount::default()).collect(),
+        }
+    }
+}
+
+impl NodeCounter {
+    /// Counts one node; returns this thread's count before it.
+    #[inline(always)]
+    fn count(&self) -> u64 {
+        let slot = rayon::current_thread_index().map_or(0, |i| (i + 1) % COUNTER_SLOTS);
+        self.slots[slot].0.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn total(&self) -> u64 {
+        self.slots.iter().map(|s| s.0.load(Ordering::Relaxed)).sum()
+    }
 }
 
 /// Defender nodes below this depth skip the table: they are the most numerous and the
@@ -78,13 +112,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             tt,
             limits,
             timed_out: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
+            nodes: NodeCounter::default(),
             split_defences: true,
         }
     }
 
     pub fn nodes(&self) -> u64 {
-        self.nodes.load(Ordering::Relaxed)
+        self.nodes.total()
     }
 
     #[inline]
@@ -118,7 +152,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
 
     /// Whether the attacker, to move in `pos`, wins within `n` moves.
     pub fn attack(&self, pos: &Position, n: u32, k: &mut Killers) -> SearchResult<bool> {
-        let count = self.nodes.fetch_add(1, Ordering::Relaxed);
+        let count = self.nodes.count();
         if count & 0xFFFF == 0 {
             self.poll_deadline();
         }
@@ -346,7 +380,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
     /// is to move: every defence loses (mate now, its own king falls, or the attacker
     /// wins within n - 1 after it).
     pub fn defend(&self, pos: &Position, n: u32, k: &mut Killers) -> SearchResult<bool> {
-        self.nodes.fetch_add(1, Ordering::Relaxed);
+        self.nodes.count();
         self.check_limits()?;
         let key = pos.hash() ^ self.salt;
         let mut hint = 0;
@@ -356,13 +390,37 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 Known::Hint(h) => hint = h,
             }
         }
+        // The last refutation at this depth usually refutes here too: try it before
+        // generating the other defences.
+        let killer = k.defence[n as usize & 31];
+        let mut tried = None;
+        if let Some(km) = killer {
+            if self.game.is_legal_quick(pos, km) == Some(true) {
+                if !self.defence_loses(pos, km, n, k)? {
+                    if n >= TT_MIN_DEFENCE_DEPTH {
+                        self.tt.store(key, None, Some(n as u8), order::pack(km));
+                    }
+                    return Ok(false);
+                }
+                tried = Some(km);
+            }
+        }
         let mut moves = MoveList::new();
         self.game.legal_moves_into(pos, &mut moves);
         if moves.is_empty() {
             // Checkmate wins; stalemate does not.
             return Ok(self.game.in_check(pos));
         }
-        order::sort_defences(&mut moves, hint, k.defence[n as usize & 31]);
+        if let Some(t) = tried {
+            moves.retain(|&m| m != t);
+            if moves.is_empty() {
+                if n >= TT_MIN_DEFENCE_DEPTH {
+                    self.tt.store(key, Some(n as u8), None, 0);
+                }
+                return Ok(true);
+            }
+        }
+        order::sort_defences(&mut moves, hint, killer);
         let ordered = moves.as_slice();
         if self.split_defences
             && n > PARALLEL_MIN_DEPTH
