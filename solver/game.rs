@@ -5,7 +5,7 @@
 use crate::bitboard::Bitboard;
 use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::taxi::{self, Taxi};
 use crate::trapdoor::{FallOrder, Trapdoor};
@@ -145,7 +145,15 @@ impl<T: Terrain> Game<T> {
                     // Checks are FIDE attacks: FIDE legality, then the price.
                     movegen::generate(geo, pos, moves);
                     let (board, cash) = (pos.board(), pos.cash(pos.turn()));
-                    moves.retain(|&mv| taxi::cost(geo, board, mv) <= cash);
+                    // With the longest ride paid for, only captures and promotions
+                    // can be too dear.
+                    let quiet_affordable = cash >= geo.longest_ride().max(2);
+                    moves.retain(|&mv| {
+                        (quiet_affordable
+                            && mv.kind == MoveKind::Normal
+                            && !board.occupied().contains(mv.to))
+                            || taxi::cost(geo, board, mv) <= cash
+                    });
                 } else {
                     self.taxi_moves(pos, taxi, moves)
                 }
@@ -328,12 +336,7 @@ impl<T: Terrain> Game<T> {
                 if pos.cash(pos.turn()) >= taxi::dearest_move(geo) {
                     return movegen::has_legal_move(geo, pos);
                 }
-                let mut any = taxi::AffordableMove {
-                    geo,
-                    board: pos.board(),
-                    cash: pos.cash(pos.turn()),
-                    found: false,
-                };
+                let mut any = taxi::AffordableMove::new(geo, pos.board(), pos.cash(pos.turn()));
                 movegen::generate(geo, pos, &mut any);
                 return any.found;
             }

@@ -31,10 +31,27 @@ impl Default for Taxi {
 
 /// The towing fee of a capture on `sq`: 1 + the square's distance from the edge
 /// (4 on d4-e5, 3 on the rest of c3-f6, 2 on the rest of b2-g7, 1 on the edge).
+#[inline(always)]
 pub fn towing_fee(sq: Square) -> u32 {
-    let (f, r) = (sq.file() as u32, sq.rank() as u32);
-    1 + f.min(7 - f).min(r).min(7 - r)
+    TOWING_FEES[sq.index()] as u32
 }
+
+const TOWING_FEES: [u8; 64] = {
+    let mut fees = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8, sq / 8);
+        let to_file_edge = if f < 7 - f { f } else { 7 - f };
+        let to_rank_edge = if r < 7 - r { r } else { 7 - r };
+        fees[sq] = 1 + if to_file_edge < to_rank_edge {
+            to_file_edge
+        } else {
+            to_rank_edge
+        } as u8;
+        sq += 1;
+    }
+    fees
+};
 
 /// Cost of travelling: one a square (riders, king, pawns; void cells flown over are
 /// free, rules.md 3.8), two for a knight's leap.
@@ -47,7 +64,17 @@ pub fn movement_cost<G: Geometry>(geo: &G, role: Role, from: Square, to: Square)
 }
 
 /// The full price of a legal move (rules.md 2.1).
+#[inline]
 pub fn cost<G: Geometry>(geo: &G, board: &Board, mv: Move) -> u32 {
+    if mv.kind == MoveKind::Normal {
+        // Most moves: travel, and the fee when something is captured.
+        let fee = if board.occupied().contains(mv.to) {
+            towing_fee(mv.to)
+        } else {
+            0
+        };
+        return movement_cost(geo, mv.role, mv.from, mv.to) + fee;
+    }
     match mv.kind {
         MoveKind::Aftershock(_) => 0,
         MoveKind::Castle => {
@@ -131,13 +158,31 @@ pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
 /// Answers whether the side to move has a FIDE-legal move it can pay for, stopping at
 /// the first (with `attacks_affordable`, that is a Taxi-legal move).
 pub struct AffordableMove<'a, G: Geometry> {
-    pub geo: &'a G,
-    pub board: &'a Board,
-    pub cash: u32,
+    geo: &'a G,
+    board: &'a Board,
+    cash: u32,
+    /// Every move that captures nothing and promotes nothing is affordable.
+    quiet_affordable: bool,
     pub found: bool,
 }
 
-impl<G: Geometry> AffordableMove<'_, G> {
+impl<'a, G: Geometry> AffordableMove<'a, G> {
+    pub fn new(geo: &'a G, board: &'a Board, cash: u32) -> AffordableMove<'a, G> {
+        AffordableMove {
+            geo,
+            board,
+            cash,
+            quiet_affordable: cash >= geo.longest_ride().max(2),
+            found: false,
+        }
+    }
+
+    /// Targets whose move is surely affordable without pricing it.
+    #[inline(always)]
+    fn surely_affordable(&self, targets: Bitboard) -> bool {
+        self.quiet_affordable && (targets - self.board.occupied()).is_nonempty()
+    }
+
     #[inline(always)]
     fn offer(&mut self, mv: Move) {
         self.found |= cost(self.geo, self.board, mv) <= self.cash;
@@ -146,6 +191,10 @@ impl<G: Geometry> AffordableMove<'_, G> {
 
 impl<G: Geometry> MoveSink for AffordableMove<'_, G> {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        if self.surely_affordable(targets) {
+            self.found = true;
+            return;
+        }
         for to in targets {
             self.offer(Move::new(role, from, to, MoveKind::Normal));
             if self.found {
@@ -154,6 +203,10 @@ impl<G: Geometry> MoveSink for AffordableMove<'_, G> {
         }
     }
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        if self.surely_affordable(targets - promo) {
+            self.found = true;
+            return;
+        }
         for to in targets {
             // The cheapest promotion costs what any promotion costs.
             let kind = if promo.contains(to) {
