@@ -428,9 +428,8 @@ impl Position {
         let mut captured = None;
         if self.board.by_color(them).contains(mv.to) {
             if let Some(role) = self.board.role_at(mv.to) {
-                let victim = Piece::new(them, role);
-                self.take(mv.to, victim);
-                captured = Some((mv.to, victim));
+                self.take(mv.to, Piece::new(them, role));
+                captured = Some(role);
             }
         }
         self.board.shift(moving, mv.from, mv.to);
@@ -444,21 +443,21 @@ impl Position {
             }
         }
         if self.castling.is_nonempty() {
-            let mut lost = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
+            let mut touched = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
             if mv.role == Role::King {
-                lost |= Bitboard::rank(us.fold(0, 7));
+                touched |= Bitboard::rank(us.fold(0, 7));
             }
-            self.castling_lost(lost);
+            // Without a branch on whether a right is lost: the key of no rook is 0.
+            let lost = self.castling & touched;
+            self.hash ^= zobrist::castling_set(lost);
+            self.castling = self.castling - lost;
         }
-        if mv.role == Role::Pawn || captured.is_some() {
-            self.halfmoves = 0;
-        } else {
-            self.halfmoves = self.halfmoves.saturating_add(1);
-        }
+        let reset = mv.role == Role::Pawn || captured.is_some();
+        self.halfmoves = self.halfmoves.saturating_add(1) * (!reset) as u16;
         self.fullmoves += (us == Color::Black && self.fullmoves < u16::MAX) as u16;
         self.turn = them;
         self.hash ^= zobrist::black_to_move();
-        captured
+        captured.map(|role| (mv.to, Piece::new(them, role)))
     }
 
     /// Squares that the pieces of `mv` stand on after it (king and rook for castling;

@@ -2,6 +2,7 @@
 //! of a position has keys here, so variant state (timers, cash, displacement) joins the
 //! same hash the transposition table uses.
 
+use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, Square};
 
 /// Largest Trapdoor timer with keys of its own.
@@ -14,6 +15,8 @@ pub struct Keys {
     black_to_move: u64,
     timers: [[u64; 64]; MAX_TIMER + 1],
     cash: [u64; 2],
+    /// `castling_set()` of every set of first-rank (0) and last-rank (1) rooks.
+    castling_ranks: [[u64; 256]; 2],
     /// `cash()` of the amounts a game usually sees, looked up instead of mixed.
     cash_table: [[u64; CASH_TABLE]; 2],
 }
@@ -36,6 +39,7 @@ const fn build() -> Keys {
         black_to_move: 0,
         timers: [[0; 64]; MAX_TIMER + 1],
         cash: [0; 2],
+        castling_ranks: [[0; 256]; 2],
         cash_table: [[0; CASH_TABLE]; 2],
     };
     let mut state = 0x5EED_0FFA_1B50_17A5u64;
@@ -87,6 +91,23 @@ const fn build() -> Keys {
     keys.cash[0] = k;
     let (_, k) = splitmix(state);
     keys.cash[1] = k;
+    let mut side = 0;
+    while side < 2 {
+        let mut set = 0;
+        while set < 256 {
+            let mut key = 0;
+            let mut file = 0;
+            while file < 8 {
+                if set >> file & 1 == 1 {
+                    key ^= keys.castling[side * 56 + file];
+                }
+                file += 1;
+            }
+            keys.castling_ranks[side][set] = key;
+            set += 1;
+        }
+        side += 1;
+    }
     let mut c = 0;
     while c < 2 {
         let mut amount = 0;
@@ -109,6 +130,18 @@ pub fn piece(sq: Square, piece: Piece) -> u64 {
 #[inline(always)]
 pub fn castling(rook: Square) -> u64 {
     KEYS.castling[rook.index()]
+}
+
+/// The xor of `castling()` over a set of rooks, without a loop for the usual rooks on
+/// the first and last ranks.
+#[inline(always)]
+pub fn castling_set(rooks: Bitboard) -> u64 {
+    let mut key = KEYS.castling_ranks[0][(rooks.0 & 0xFF) as usize]
+        ^ KEYS.castling_ranks[1][(rooks.0 >> 56) as usize];
+    for rook in rooks & Bitboard(0x00FF_FFFF_FFFF_FF00) {
+        key ^= castling(rook);
+    }
+    key
 }
 
 #[inline(always)]

@@ -95,6 +95,13 @@ fn legal_moves_and_fen_agree_with_shakmaty() {
                 fen_fields(&fen_theirs),
                 "FEN differs"
             );
+            // The key kept move by move is the key of the position.
+            assert_eq!(
+                ours.hash(),
+                ours.compute_hash(),
+                "hash in {}",
+                write_fen(&ours)
+            );
             positions += 1;
             chess960_positions += chess960 as usize;
             if a.is_empty() {
