@@ -683,13 +683,7 @@ mod tests {
             taxi: Some(taxi),
         });
         let fide = Game::fide();
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1Du64);
         let starts = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -699,7 +693,7 @@ mod tests {
             let mut pos = parse_fen(starts[game_no % 2]).unwrap();
             for _ in 0..40 {
                 for c in Color::ALL {
-                    pos.set_cash(c, (next() % 16) as u32);
+                    pos.set_cash(c, rng.below(16) as u32);
                 }
                 let mut fast = MoveList::new();
                 game.base_moves(&pos, &mut fast);
@@ -716,7 +710,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let mv = moves[(next() % moves.len() as u64) as usize];
+                let mv = moves[rng.below(moves.len())];
                 pos = fide.play(&pos, mv).position;
             }
         }
@@ -755,13 +749,7 @@ mod tests {
                 taxi: Some(Taxi::default()),
             }),
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15u64);
         for game in &games {
             let (mut yes, mut no) = (0, 0);
             for _ in 0..40 {
@@ -771,7 +759,7 @@ mod tests {
                 .unwrap();
                 if game.rules.taxi.is_some() {
                     for c in Color::ALL {
-                        pos.set_cash(c, 4 + (next() % 12) as u32);
+                        pos.set_cash(c, 4 + rng.below(12) as u32);
                     }
                 }
                 let mut earlier: [Vec<Move>; 2] = [Vec::new(), Vec::new()];
@@ -793,7 +781,7 @@ mod tests {
                         break;
                     }
                     earlier[ply % 2] = moves.iter().copied().collect();
-                    let played = game.play(&pos, moves[(next() % moves.len() as u64) as usize]);
+                    let played = game.play(&pos, moves[rng.below(moves.len())]);
                     if played.outcome.is_some() {
                         break;
                     }

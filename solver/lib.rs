@@ -26,6 +26,8 @@ pub mod san;
 pub mod search;
 pub mod setup;
 pub mod taxi;
+#[cfg(test)]
+mod test_rng;
 pub mod trapdoor;
 pub mod types;
 pub mod zobrist;

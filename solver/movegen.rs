@@ -424,13 +424,7 @@ mod tests {
     /// offered to the positions that follow (where many are no longer legal).
     #[test]
     fn killer_legality_equals_generation() {
-        let mut seed = 0x0123_4567_89AB_CDEFu64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_rng::Rng(0x0123_4567_89AB_CDEFu64);
         let (mut legal, mut illegal) = (0, 0);
         for start in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -458,13 +452,13 @@ mod tests {
                     }
                     // Remember this side's moves for its next turn.
                     remembered = moves.iter().copied().collect();
-                    let mv = moves[(next() % moves.len() as u64) as usize];
+                    let mv = moves[rng.below(moves.len())];
                     pos.play_board(&Standard, mv);
                     let replies = legal_moves(&Standard, &pos);
                     if replies.is_empty() {
                         break;
                     }
-                    pos.play_board(&Standard, replies[(next() % replies.len() as u64) as usize]);
+                    pos.play_board(&Standard, replies[rng.below(replies.len())]);
                 }
             }
         }

@@ -9,21 +9,10 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
 
-/// A Chess960 back rank from a random number (bishops on opposite colours, king
-/// between the rooks).
+use common::Rng;
+
 fn chess960_rank(rng: &mut Rng) -> String {
     let mut rank = [' '; 8];
     let light = [1, 3, 5, 7][rng.below(4)];

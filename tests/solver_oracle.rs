@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::solved_keys;
+use common::{solved_keys, Rng};
 use fairysolve::epd::{parse_line, Line};
 use fairysolve::game::{Outcome, Rulebook};
 use fairysolve::problem::{from_record, Problem};
@@ -59,26 +59,12 @@ fn oracle_keys(p: &Problem, n: u32) -> String {
     }
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random placement: both kings (Black's on the edge), `extra` men (most of them
 /// White's), White to move.
 fn random_board(rng: &mut Rng, extra: usize) -> String {
     let mut board = [None::<char>; 64];
     let mut place = |rng: &mut Rng, piece: char, allowed: &dyn Fn(usize, usize) -> bool| loop {
-        let sq = rng.below(64) as usize;
+        let sq = rng.below(64);
         if board[sq].is_none() && allowed(sq / 8, sq % 8) {
             board[sq] = Some(piece);
             return;
@@ -88,7 +74,7 @@ fn random_board(rng: &mut Rng, extra: usize) -> String {
     // The defending king on the edge, where mates are common.
     place(rng, 'k', &|rank, file| rank == 7 || file == 0 || file == 7);
     for _ in 0..extra {
-        let piece = b"QRRBBNNP"[rng.below(8) as usize] as char;
+        let piece = b"QRRBBNNP"[rng.below(8)] as char;
         let piece = if rng.below(4) == 0 {
             piece.to_ascii_lowercase()
         } else {
@@ -128,7 +114,7 @@ fn compare(seed: u64, count: usize, ops: impl Fn(&mut Rng) -> String) {
     let mut rng = Rng(seed);
     let (mut compared, mut with_keys) = (0, 0);
     while compared < count {
-        let extra = 3 + rng.below(3) as usize;
+        let extra = 3 + rng.below(3);
         let n = 1 + rng.below(2) as u32;
         let line = format!(
             "{} w - - dm {n}; {}",

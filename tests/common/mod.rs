@@ -85,3 +85,9 @@ pub fn solved_keys(p: &Problem, pos: &fairysolve::Position, n: u32, threads: usi
         v.join(" ")
     }
 }
+
+/// The unit tests' generator (xorshift64), for random positions and games.
+#[path = "../../solver/test_rng.rs"]
+mod test_rng;
+#[allow(unused_imports)]
+pub use test_rng::Rng;
