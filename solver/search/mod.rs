@@ -255,6 +255,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 }
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
+            let flights = if fide && candidates.len() > 1 {
+                order::free_flights(geo, pos)
+            } else {
+                Bitboard::EMPTY
+            };
+            let keeps_a_flight =
+                |mv: Move| flights.is_nonempty() && order::keeps_a_flight(geo, pos, flights, mv);
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
             let mates = |mv: Move| {
                 if let Some(taxi) = taxi_only {
@@ -273,6 +280,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                         Some(Outcome::KingFell) => false,
                         None => self.game.is_checkmated(&played.position),
                     };
+                }
+                if keeps_a_flight(mv) {
+                    return false;
                 }
                 let mut next = *pos;
                 next.play_board(geo, mv);

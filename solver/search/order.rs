@@ -1,6 +1,7 @@
 //! Move ordering for the solver and the cheap check test of the attacker's last move.
 //! Ordering only changes how soon a proof is found, never what is proved.
 
+use crate::attacks::{is_attacked, piece_attacks};
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Geometry, Terrain};
@@ -219,5 +220,111 @@ impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
     #[inline(always)]
     fn special(&mut self, mv: Move) {
         self.out.push(mv);
+    }
+}
+
+/// Flights of the defender's king (the side not to move) that no man of the side to move
+/// covers now, judged with the king off the board as it would stand on the flight (FIDE
+/// rules).
+pub fn free_flights<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king(!us) else {
+        return Bitboard::EMPTY;
+    };
+    let occupied = board.occupied().without(king);
+    (geo.king_attacks(king) - board.by_color(!us))
+        .filter(|&f| !is_attacked(geo, board, f, us, occupied))
+        .fold(Bitboard::EMPTY, |b, f| b.with(f))
+}
+
+/// Whether after the ordinary move `mv` one of the free `flights` is still free, so that
+/// `mv` cannot mate (FIDE rules). Only three things can cover a free flight: the moved
+/// man from its arrival square, a rider through the square it left, or the man landing on
+/// it (then the flight is not counted, since the king may or may not take it). Leapers
+/// that did not move cover what they covered before.
+pub fn keeps_a_flight<G: Geometry>(geo: &G, pos: &Position, flights: Bitboard, mv: Move) -> bool {
+    if mv.kind != MoveKind::Normal {
+        return false;
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king(!us) else {
+        return false;
+    };
+    let from = Bitboard::from_square(mv.from);
+    let occupied = (board.occupied() - from).without(king).with(mv.to);
+    let mover = piece_attacks(geo, mv.role, us, mv.to, occupied);
+    // Our riders other than the moved man (a captured rider on `to` is not ours).
+    let ours = board.by_color(us) - from;
+    let straight = board.rooks_and_queens() & ours;
+    let diagonal = board.bishops_and_queens() & ours;
+    (flights.without(mv.to) - mover).any(|f| {
+        (geo.rook_attacks(f, occupied) & straight).is_empty()
+            && (geo.bishop_attacks(f, occupied) & diagonal).is_empty()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+    use crate::geometry::Standard;
+    use crate::movegen::{legal_moves, MoveSink};
+    use crate::test_rng::Rng;
+
+    /// Collects the king's moves only.
+    struct KingMoves(Bitboard);
+
+    impl MoveSink for KingMoves {
+        fn piece(&mut self, role: Role, _: Square, targets: Bitboard) {
+            if role == Role::King {
+                self.0 |= targets;
+            }
+        }
+        fn pawn(&mut self, _: Square, _: Bitboard, _: Bitboard) {}
+        fn special(&mut self, _: Move) {}
+    }
+
+    /// `keeps_a_flight` never claims a flight that the king cannot take: over random
+    /// games, after every ordinary move it accepts, the king has a legal move.
+    #[test]
+    fn a_kept_flight_is_a_legal_king_move() {
+        let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+        let (mut kept, mut lost) = (0, 0);
+        for start in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+        ] {
+            for _ in 0..100 {
+                let mut pos = parse_fen(start).unwrap();
+                for _ in 0..60 {
+                    let moves = legal_moves(&Standard, &pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let flights = free_flights(&Standard, &pos);
+                    for &mv in moves.iter() {
+                        if keeps_a_flight(&Standard, &pos, flights, mv) {
+                            let mut after = pos;
+                            after.play_board(&Standard, mv);
+                            let mut king = KingMoves(Bitboard::EMPTY);
+                            crate::movegen::generate(&Standard, &after, &mut king);
+                            assert!(
+                                king.0.is_nonempty(),
+                                "{mv:?} in {}",
+                                crate::fen::write_fen(&pos)
+                            );
+                            kept += 1;
+                        } else {
+                            lost += 1;
+                        }
+                    }
+                    pos.play_board(&Standard, moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(kept > 10_000 && lost > 10_000, "{kept} {lost}");
     }
 }
