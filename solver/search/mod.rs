@@ -255,15 +255,37 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 }
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
-            let flights = if fide && candidates.len() > 1 {
-                order::free_flights(geo, pos)
+            let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
+            // Flights no attack covers (not even an unaffordable one); under Taxi only
+            // those the defender can pay to reach. No falls may follow the move.
+            let flights = if candidates.len() > 1 && (fide || taxi_only.is_some()) {
+                let free = order::free_flights(geo, pos);
+                match taxi_only {
+                    None => free,
+                    Some(t) => {
+                        let cash = crate::taxi::next_turn_budget(pos, !pos.turn(), t);
+                        let theirs = pos.board().by_color(pos.turn());
+                        // A king step costs 1, plus the fee when it captures.
+                        free.filter(|&f| {
+                            let fee = if theirs.contains(f) {
+                                crate::taxi::towing_fee(f)
+                            } else {
+                                0
+                            };
+                            fee < cash
+                        })
+                        .fold(Bitboard::EMPTY, |b, f| b.with(f))
+                    }
+                }
             } else {
                 Bitboard::EMPTY
             };
             let keeps_a_flight =
                 |mv: Move| flights.is_nonempty() && order::keeps_a_flight(geo, pos, flights, mv);
-            let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
             let mates = |mv: Move| {
+                if keeps_a_flight(mv) {
+                    return false;
+                }
                 if let Some(taxi) = taxi_only {
                     let next = self.game.play(pos, mv).position;
                     // An ordinary candidate attacks the king; when the attacker can pay
@@ -280,9 +302,6 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                         Some(Outcome::KingFell) => false,
                         None => self.game.is_checkmated(&played.position),
                     };
-                }
-                if keeps_a_flight(mv) {
-                    return false;
                 }
                 let mut next = *pos;
                 next.play_board(geo, mv);
