@@ -50,6 +50,21 @@ fn read_source(name: &str) -> Result<Vec<u8>, String> {
 
 /// Every position line of the files and the `--fen` line; read errors become items
 /// too, so no input is silently dropped. `extra_ops` are appended to `--fen`.
+/// The positions a command is given (`--fen` and FILEs, with its variant flags), or
+/// `None` after saying so when it is given none.
+pub fn command_input(
+    command: &str,
+    files: &[String],
+    fen: Option<&str>,
+    variants: &super::VariantFlags,
+) -> Option<Vec<Item>> {
+    if fen.is_none() && files.is_empty() {
+        eprintln!("fairysolve {command}: give --fen or a FILE");
+        return None;
+    }
+    Some(gather(files, fen, &variants.operations()))
+}
+
 pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item> {
     let mut items = Vec::new();
     if let Some(fen) = fen {

@@ -1,6 +1,6 @@
 //! `fairysolve perft`: counts, divides, and checks perft suites' expected counts.
 
-use super::input::{gather, Item};
+use super::input::{command_input, Item};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::epd::perft_depth;
@@ -91,21 +91,16 @@ fn report(
 }
 
 pub fn run(args: PerftArgs) -> bool {
-    if args.fen.is_none() && args.files.is_empty() {
-        eprintln!("fairysolve perft: give --fen or a FILE");
+    let Some(items) = command_input("perft", &args.files, args.fen.as_deref(), &args.variants)
+    else {
         return false;
-    }
+    };
     if let Some(d) = args.depth {
         if d > MAX_DEPTH {
             eprintln!("fairysolve perft: depth {d} is above the limit {MAX_DEPTH}");
             return false;
         }
     }
-    let items = gather(
-        &args.files,
-        args.fen.as_deref(),
-        &args.variants.operations(),
-    );
     let mut ok = true;
     for item in &items {
         let expected: Vec<(u32, u64)> = match &item.record {

@@ -1,7 +1,7 @@
 //! `fairysolve retro`: the legality verdict, candidate last moves and men proved ticking
 //! (rules.md 6, formats.md 2), as text or one JSON object per position.
 
-use super::input::{gather, Item};
+use super::input::{command_input, Item};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::Problem;
@@ -125,15 +125,10 @@ fn json_report(item: &Item, problem: &Problem, report: &RetroReport, millis: u12
 }
 
 pub fn run(args: RetroArgs) -> bool {
-    if args.fen.is_none() && args.files.is_empty() {
-        eprintln!("fairysolve retro: give --fen or a FILE");
+    let Some(items) = command_input("retro", &args.files, args.fen.as_deref(), &args.variants)
+    else {
         return false;
-    }
-    let items = gather(
-        &args.files,
-        args.fen.as_deref(),
-        &args.variants.operations(),
-    );
+    };
     let mut ok = true;
     for item in &items {
         let prepared = item.problem_for_retro().and_then(|p| {

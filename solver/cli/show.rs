@@ -1,7 +1,7 @@
 //! `fairysolve show`: each position drawn as it lies, with its rules, for a composer to
 //! see the board (on a displaced Earthquake board: physically, with square names).
 
-use super::input::gather;
+use super::input::command_input;
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::diagram::diagram;
@@ -19,16 +19,12 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: ShowArgs) -> bool {
-    if args.fen.is_none() && args.files.is_empty() {
-        eprintln!("fairysolve show: give --fen or a FILE");
+    let Some(items) = command_input("show", &args.files, args.fen.as_deref(), &args.variants)
+    else {
         return false;
-    }
+    };
     let mut ok = true;
-    for item in gather(
-        &args.files,
-        args.fen.as_deref(),
-        &args.variants.operations(),
-    ) {
+    for item in items {
         match item.problem() {
             Ok(p) => {
                 let id = p.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();

@@ -1,7 +1,7 @@
 //! `fairysolve solve`: proves stipulations and prints the solution as composers read it,
 //! or as JSON (formats.md section 2).
 
-use super::input::{gather, Item};
+use super::input::{command_input, Item};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::{Problem, Stipulation};
@@ -488,10 +488,10 @@ fn solve_one(
 }
 
 pub fn run(args: SolveArgs) -> bool {
-    if args.fen.is_none() && args.files.is_empty() {
-        eprintln!("fairysolve solve: give --fen or a FILE");
+    let Some(items) = command_input("solve", &args.files, args.fen.as_deref(), &args.variants)
+    else {
         return false;
-    }
+    };
     if let Some(t) = args.time_limit {
         if !(t.is_finite() && t > 0.0) {
             eprintln!("fairysolve solve: --time-limit must be a positive number of seconds");
@@ -511,11 +511,6 @@ pub fn run(args: SolveArgs) -> bool {
         tree: !args.keys_only,
         ..SolveOptions::default()
     };
-    let items = gather(
-        &args.files,
-        args.fen.as_deref(),
-        &args.variants.operations(),
-    );
     let table = Table::new(args.hash.clamp(1, 64 * 1024));
     let mut ok = true;
     for item in &items {
