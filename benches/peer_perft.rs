@@ -2,7 +2,7 @@
 //! examples count, for the side-by-side benches. Leaf moves are observed (black_box) so
 //! that making them cannot be optimised away.
 
-use shakmaty::{Chess, Position as _};
+use shakmaty::{CastlingMode, Chess, Position as _};
 use std::hint::black_box;
 
 pub fn cozy_perft(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
@@ -45,4 +45,16 @@ pub fn shakmaty_perft(pos: &Chess, depth: u32, bulk: bool) -> u64 {
             shakmaty_perft(black_box(&child), depth - 1, bulk)
         })
         .sum()
+}
+
+/// One position read by each library: fairysolve, cozy-chess, shakmaty.
+pub fn boards(fen: &str) -> (fairysolve::Position, cozy_chess::Board, Chess) {
+    let ours = fairysolve::fen::parse_fen(fen).unwrap();
+    let cozy = fen.parse().unwrap();
+    let shak = fen
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    (ours, cozy, shak)
 }

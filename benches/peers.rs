@@ -5,10 +5,8 @@
 
 mod peer_perft;
 
-use fairysolve::fen::parse_fen;
 use fairysolve::game::Game;
-use peer_perft::{cozy_perft, shakmaty_perft};
-use shakmaty::{CastlingMode, Chess};
+use peer_perft::{boards, cozy_perft, shakmaty_perft};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -46,13 +44,7 @@ fn main() {
             // machine disturbed least.
             let depth = if quick { depth - 1 } else { depth } - u32::from(!bulk);
             let rounds = if bulk { rounds } else { 3 * rounds };
-            let ours = parse_fen(fen).unwrap();
-            let cozy: cozy_chess::Board = fen.parse().unwrap();
-            let shak: Chess = fen
-                .parse::<shakmaty::fen::Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let (ours, cozy, shak) = boards(fen);
             let times = best_interleaved(
                 rounds,
                 &mut [

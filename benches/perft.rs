@@ -6,13 +6,11 @@ mod peer_perft;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fairysolve::epd::{parse_line, Line};
-use fairysolve::fen::parse_fen;
 use fairysolve::game::Game;
 use fairysolve::problem::{from_record, Problem};
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
-use peer_perft::{cozy_perft, shakmaty_perft};
-use shakmaty::{CastlingMode, Chess};
+use peer_perft::{boards, cozy_perft, shakmaty_perft};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
@@ -27,13 +25,7 @@ fn perft_side_by_side(c: &mut Criterion) {
                 if bulk { "" } else { " no-bulk" }
             ));
             group.sample_size(10);
-            let ours = parse_fen(fen).unwrap();
-            let cozy: cozy_chess::Board = fen.parse().unwrap();
-            let shak: Chess = fen
-                .parse::<shakmaty::fen::Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let (ours, cozy, shak) = boards(fen);
             group.bench_function("fairysolve", |b| {
                 b.iter(|| game.perft(black_box(&ours), depth, bulk))
             });
