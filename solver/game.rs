@@ -5,7 +5,7 @@
 use crate::bitboard::Bitboard;
 use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen;
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::taxi::{self, Taxi};
 use crate::trapdoor::{FallOrder, Trapdoor};
@@ -144,16 +144,7 @@ impl<T: Terrain> Game<T> {
                 if taxi::attacks_affordable(geo, pos, taxi) {
                     // Checks are FIDE attacks: FIDE legality, then the price.
                     movegen::generate(geo, pos, moves);
-                    let (board, cash) = (pos.board(), pos.cash(pos.turn()));
-                    // With the longest ride paid for, only captures and promotions
-                    // can be too dear.
-                    let quiet_affordable = cash >= geo.longest_ride().max(2);
-                    moves.retain(|&mv| {
-                        (quiet_affordable
-                            && mv.kind == MoveKind::Normal
-                            && !board.occupied().contains(mv.to))
-                            || taxi::cost(geo, board, mv) <= cash
-                    });
+                    taxi::keep_affordable(geo, pos.board(), pos.cash(pos.turn()), moves);
                 } else {
                     self.taxi_moves(pos, taxi, moves)
                 }

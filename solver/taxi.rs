@@ -7,7 +7,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Geometry;
 use crate::movegen::MoveSink;
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
 
@@ -128,11 +128,47 @@ pub fn in_check<G: Geometry>(geo: &G, pos: &Position, color: Color, taxi: &Taxi)
         return false;
     };
     let budget = next_turn_budget(pos, !color, taxi);
-    if budget >= geo.longest_ride().max(2) {
+    if pays_any_travel(geo, budget) {
         // Every attack is affordable.
         return crate::attacks::is_attacked(geo, pos.board(), k, !color, pos.board().occupied());
     }
     affordably_attacked(geo, pos.board(), k, !color, budget)
+}
+
+/// Whether `amount` pays for any move that captures and promotes nothing: the longest
+/// ride on this board, or a knight's leap.
+#[inline(always)]
+pub fn pays_any_travel<G: Geometry>(geo: &G, amount: u32) -> bool {
+    amount >= geo.longest_ride().max(2)
+}
+
+/// Keeps the moves `cash` pays for (with the longest ride paid for, only captures and
+/// promotions need pricing).
+pub fn keep_affordable<G: Geometry>(geo: &G, board: &Board, cash: u32, moves: &mut MoveList) {
+    let quiet_affordable = pays_any_travel(geo, cash);
+    moves.retain(|&mv| {
+        (quiet_affordable && mv.kind == MoveKind::Normal && !board.occupied().contains(mv.to))
+            || cost(geo, board, mv) <= cash
+    });
+}
+
+/// Of the `squares` next to `king`, those its side can pay to step to with `budget`.
+pub fn affordable_king_steps<G: Geometry>(
+    geo: &G,
+    board: &Board,
+    king: Square,
+    squares: Bitboard,
+    budget: u32,
+) -> Bitboard {
+    squares
+        .filter(|&to| {
+            cost(
+                geo,
+                board,
+                Move::new(Role::King, king, to, MoveKind::Normal),
+            ) <= budget
+        })
+        .fold(Bitboard::EMPTY, |b, to| b.with(to))
 }
 
 /// The price of the dearest move on this board: the longest ride, the largest towing
@@ -146,7 +182,7 @@ pub fn dearest_move<G: Geometry>(geo: &G) -> u32 {
 /// what it means in FIDE, whatever the move played now (it does not change the
 /// opponent's cash), and Taxi legality is FIDE legality plus the price (rules.md 2.2).
 pub fn attacks_affordable<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
-    next_turn_budget(pos, !pos.turn(), taxi) >= geo.longest_ride().max(2)
+    pays_any_travel(geo, next_turn_budget(pos, !pos.turn(), taxi))
 }
 
 /// Whether, beyond `attacks_affordable`, the side to move can pay for any move: then
@@ -172,7 +208,7 @@ impl<'a, G: Geometry> AffordableMove<'a, G> {
             geo,
             board,
             cash,
-            quiet_affordable: cash >= geo.longest_ride().max(2),
+            quiet_affordable: pays_any_travel(geo, cash),
             found: false,
         }
     }

@@ -247,8 +247,12 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 if taxi.is_some() {
                     // Every attack is affordable: Taxi legality is FIDE legality plus
                     // the price.
-                    let cash = pos.cash(pos.turn());
-                    candidates.retain(|&m| crate::taxi::cost(geo, pos.board(), m) <= cash);
+                    crate::taxi::keep_affordable(
+                        geo,
+                        pos.board(),
+                        pos.cash(pos.turn()),
+                        &mut candidates,
+                    );
                 }
                 if !fide {
                     self.game.retain_legal(pos, &mut candidates);
@@ -262,20 +266,16 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 let free = order::free_flights(geo, pos);
                 match taxi_only {
                     None => free,
-                    Some(t) => {
-                        let cash = crate::taxi::next_turn_budget(pos, !pos.turn(), t);
-                        let theirs = pos.board().by_color(pos.turn());
-                        // A king step costs 1, plus the fee when it captures.
-                        free.filter(|&f| {
-                            let fee = if theirs.contains(f) {
-                                crate::taxi::towing_fee(f)
-                            } else {
-                                0
-                            };
-                            fee < cash
-                        })
-                        .fold(Bitboard::EMPTY, |b, f| b.with(f))
-                    }
+                    Some(t) => match pos.board().king(!pos.turn()) {
+                        Some(king) => crate::taxi::affordable_king_steps(
+                            geo,
+                            pos.board(),
+                            king,
+                            free,
+                            crate::taxi::next_turn_budget(pos, !pos.turn(), t),
+                        ),
+                        None => Bitboard::EMPTY,
+                    },
                 }
             } else {
                 Bitboard::EMPTY
