@@ -302,146 +302,96 @@ impl Position {
         us: Color,
         ep: Option<Square>,
     ) -> Option<(Square, Piece)> {
-        if ep.is_none()
-            && self.quake.no_return.is_none()
-            && self.timers.ticking().is_empty()
-            && matches!(mv.kind, MoveKind::Normal | MoveKind::DoublePush)
+        // State that a move clears, and aftershocks: rare, so one test guards them all
+        // and the common move runs straight through.
+        if ep.is_some()
+            || self.quake.no_return.is_some()
+            || self.timers.ticking().is_nonempty()
+            || mv.is_aftershock()
         {
-            return self.apply_plain(geo, mv, us);
+            if let Some(ep) = ep {
+                self.ep = None;
+                self.hash ^= zobrist::en_passant(ep);
+            }
+            if self.quake.no_return.is_some() {
+                // The restriction lasts for one turn only (rules.md 3.7).
+                self.set_quake(Quake {
+                    no_return: None,
+                    ..self.quake
+                });
+            }
+            if let MoveKind::Aftershock(dx) = mv.kind {
+                let mut shocks = self.quake.shocks;
+                shocks[us.index()] = shocks[us.index()].saturating_sub(1);
+                self.set_quake(Quake {
+                    dx,
+                    shocks,
+                    no_return: Some(self.quake.dx),
+                });
+                self.halfmoves = self.halfmoves.saturating_add(1);
+                if us == Color::Black {
+                    self.fullmoves = self.fullmoves.saturating_add(1);
+                }
+                self.turn = !us;
+                self.hash ^= zobrist::black_to_move();
+                return None;
+            }
+            if self.timers.ticking().is_nonempty() {
+                // The mover leaves its square; a man captured on `to` (or the castling
+                // rook there) stops ticking. En passant clears its victim below.
+                self.set_timer(mv.from, None);
+                self.set_timer(mv.to, None);
+            }
         }
+
         let them = !us;
         let moving = Piece::new(us, mv.role);
-        let mut captured = None;
-
-        if let Some(ep) = ep {
-            self.ep = None;
-            self.hash ^= zobrist::en_passant(ep);
-        }
-        if self.quake.no_return.is_some() {
-            // The restriction lasts for one turn only (rules.md 3.7).
-            self.set_quake(Quake {
-                no_return: None,
-                ..self.quake
-            });
-        }
-        if let MoveKind::Aftershock(dx) = mv.kind {
-            let mut shocks = self.quake.shocks;
-            shocks[us.index()] = shocks[us.index()].saturating_sub(1);
-            self.set_quake(Quake {
-                dx,
-                shocks,
-                no_return: Some(self.quake.dx),
-            });
-            self.halfmoves = self.halfmoves.saturating_add(1);
-            if us == Color::Black {
-                self.fullmoves = self.fullmoves.saturating_add(1);
-            }
-            self.turn = them;
-            self.hash ^= zobrist::black_to_move();
-            return None;
-        }
-        if self.timers.ticking().is_nonempty() {
-            self.set_timer(mv.from, None);
-        }
-
-        match mv.kind {
-            MoveKind::Castle => {
-                let rook = Piece::new(us, Role::Rook);
-                self.take(mv.from, moving);
-                self.take(mv.to, rook);
-                if self.timers.ticking().is_nonempty() {
-                    self.set_timer(mv.to, None);
-                }
-                self.put(mv.castle_king_to(), moving);
-                self.put(mv.castle_rook_to(), rook);
-            }
-            MoveKind::EnPassant => {
-                let victim_sq = geo.pawn_step(them, mv.to).single();
-                let victim = Piece::new(them, Role::Pawn);
-                self.take(victim_sq, victim);
-                if self.timers.ticking().is_nonempty() {
-                    self.set_timer(victim_sq, None);
-                }
-                captured = Some((victim_sq, victim));
-                self.take(mv.from, moving);
-                self.put(mv.to, moving);
-            }
-            _ => {
-                if let Some(role) = self.board.role_at(mv.to) {
-                    let victim = Piece::new(them, role);
-                    self.take(mv.to, victim);
-                    if self.timers.ticking().is_nonempty() {
-                        self.set_timer(mv.to, None);
-                    }
-                    captured = Some((mv.to, victim));
-                }
-                self.take(mv.from, moving);
-                let arriving = match mv.kind {
-                    MoveKind::Promotion(role) => Piece::new(us, role),
-                    _ => moving,
-                };
-                self.put(mv.to, arriving);
-                if mv.kind == MoveKind::DoublePush {
-                    let passed = geo.pawn_step(us, mv.from).single();
-                    let capturers =
-                        geo.pawn_attacks(us, passed) & self.board.by_piece(them, Role::Pawn);
-                    if capturers.is_nonempty() {
-                        self.ep = Some(passed);
-                        self.hash ^= zobrist::en_passant(passed);
-                    }
+        // Ordinary moves and double steps first: nearly every move a search plays.
+        let captured = if matches!(mv.kind, MoveKind::Normal | MoveKind::DoublePush) {
+            let captured = self.capture_on(mv.to, them);
+            self.board.shift(moving, mv.from, mv.to);
+            self.hash ^= zobrist::piece(mv.from, moving) ^ zobrist::piece(mv.to, moving);
+            if mv.kind == MoveKind::DoublePush {
+                let passed = geo.pawn_step(us, mv.from).single();
+                let capturers =
+                    geo.pawn_attacks(us, passed) & self.board.by_piece(them, Role::Pawn);
+                if capturers.is_nonempty() {
+                    self.ep = Some(passed);
+                    self.hash ^= zobrist::en_passant(passed);
                 }
             }
-        }
-
-        if self.castling.is_nonempty() {
-            let mut lost = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
-            if mv.role == Role::King {
-                lost |= self.castling & Bitboard::rank(us.fold(0, 7));
-            }
-            self.castling_lost(lost);
-        }
-
-        if mv.role == Role::Pawn || captured.is_some() {
-            self.halfmoves = 0;
+            captured
         } else {
-            self.halfmoves = self.halfmoves.saturating_add(1);
-        }
-        if us == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
-        }
-        self.turn = them;
-        self.hash ^= zobrist::black_to_move();
-        captured
-    }
+            match mv.kind {
+                MoveKind::Castle => {
+                    let rook = Piece::new(us, Role::Rook);
+                    self.take(mv.from, moving);
+                    self.take(mv.to, rook);
+                    self.put(mv.castle_king_to(), moving);
+                    self.put(mv.castle_rook_to(), rook);
+                    None
+                }
+                MoveKind::EnPassant => {
+                    let victim_sq = geo.pawn_step(them, mv.to).single();
+                    let victim = Piece::new(them, Role::Pawn);
+                    self.take(victim_sq, victim);
+                    if self.timers.ticking().is_nonempty() {
+                        self.set_timer(victim_sq, None);
+                    }
+                    self.take(mv.from, moving);
+                    self.put(mv.to, moving);
+                    Some((victim_sq, victim))
+                }
+                MoveKind::Promotion(role) => {
+                    let captured = self.capture_on(mv.to, them);
+                    self.take(mv.from, moving);
+                    self.put(mv.to, Piece::new(us, role));
+                    captured
+                }
+                _ => unreachable!("ordinary moves and aftershocks are played above"),
+            }
+        };
 
-    /// `apply` for the move a search plays most: an ordinary move or double step, with
-    /// no en passant right, timer or aftershock state to clear. One straight path.
-    #[inline(always)]
-    fn apply_plain<G: Geometry>(
-        &mut self,
-        geo: &G,
-        mv: Move,
-        us: Color,
-    ) -> Option<(Square, Piece)> {
-        let them = !us;
-        let moving = Piece::new(us, mv.role);
-        let mut captured = None;
-        if self.board.by_color(them).contains(mv.to) {
-            if let Some(role) = self.board.role_at(mv.to) {
-                self.take(mv.to, Piece::new(them, role));
-                captured = Some(role);
-            }
-        }
-        self.board.shift(moving, mv.from, mv.to);
-        self.hash ^= zobrist::piece(mv.from, moving) ^ zobrist::piece(mv.to, moving);
-        if mv.kind == MoveKind::DoublePush {
-            let passed = geo.pawn_step(us, mv.from).single();
-            if (geo.pawn_attacks(us, passed) & self.board.by_piece(them, Role::Pawn)).is_nonempty()
-            {
-                self.ep = Some(passed);
-                self.hash ^= zobrist::en_passant(passed);
-            }
-        }
         if self.castling.is_nonempty() {
             let mut touched = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
             if mv.role == Role::King {
@@ -457,7 +407,18 @@ impl Position {
         self.fullmoves += (us == Color::Black && self.fullmoves < u16::MAX) as u16;
         self.turn = them;
         self.hash ^= zobrist::black_to_move();
-        captured.map(|role| (mv.to, Piece::new(them, role)))
+        captured
+    }
+
+    /// Removes the man of `them` on `sq`, if any (a capture), returning it.
+    #[inline(always)]
+    fn capture_on(&mut self, sq: Square, them: Color) -> Option<(Square, Piece)> {
+        if !self.board.by_color(them).contains(sq) {
+            return None;
+        }
+        let victim = Piece::new(them, self.board.role_at(sq)?);
+        self.take(sq, victim);
+        Some((sq, victim))
     }
 
     /// Squares that the pieces of `mv` stand on after it (king and rook for castling;
