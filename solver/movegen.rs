@@ -181,15 +181,10 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     // Pawns.
     let empty = squares - occupied;
     let last_rank = Bitboard::rank(us.fold(7, 0));
-    let double_rank = Bitboard::rank(us.fold(1, 6));
+    let second_rank = Bitboard::rank(us.fold(1, 6));
     for from in board.by_piece(us, Role::Pawn) {
-        let step = geo.pawn_step(us, from) & empty;
-        let mut t = step | (geo.pawn_attacks(us, from) & theirs);
-        t &= target;
-        let mut double = Bitboard::EMPTY;
-        if step.is_nonempty() && double_rank.contains(from) {
-            double = geo.pawn_step(us, step.single()) & empty & target;
-        }
+        let (t, double) = pawn_targets(geo, us, from, empty, theirs, second_rank);
+        let (mut t, mut double) = (t & target, double & target);
         if pinned.contains(from) {
             let line = geo.line(king, from);
             t &= line;
@@ -291,18 +286,12 @@ pub fn generate_pseudo<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: 
         }
     }
     let last_rank = Bitboard::rank(us.fold(7, 0));
-    let double_rank = Bitboard::rank(us.fold(1, 6));
+    let second_rank = Bitboard::rank(us.fold(1, 6));
     for from in board.by_piece(us, Role::Pawn) {
-        let step = geo.pawn_step(us, from) & empty;
-        sink.pawn(
-            from,
-            step | (geo.pawn_attacks(us, from) & theirs),
-            last_rank,
-        );
-        if step.is_nonempty() && double_rank.contains(from) {
-            if let Some(to) = (geo.pawn_step(us, step.single()) & empty).first() {
-                sink.special(Move::new(Role::Pawn, from, to, MoveKind::DoublePush));
-            }
+        let (t, double) = pawn_targets(geo, us, from, empty, theirs, second_rank);
+        sink.pawn(from, t, last_rank);
+        if let Some(to) = double.first() {
+            sink.special(Move::new(Role::Pawn, from, to, MoveKind::DoublePush));
         }
     }
     if let Some(ep) = pos.ep_square() {
@@ -350,7 +339,26 @@ fn rank_span(a: Square, b: Square) -> Bitboard {
     Bitboard((files & 0xFF) << (8 * a.rank()))
 }
 
-/// All FIDE-legal moves of the side to move.
+/// A pawn's moves by geometry alone, before checks and pins: its single steps and
+/// captures, and its double step (from `second_rank`, both squares empty).
+#[inline(always)]
+fn pawn_targets<G: Geometry>(
+    geo: &G,
+    us: Color,
+    from: Square,
+    empty: Bitboard,
+    theirs: Bitboard,
+    second_rank: Bitboard,
+) -> (Bitboard, Bitboard) {
+    let step = geo.pawn_step(us, from) & empty;
+    let double = if step.is_nonempty() && second_rank.contains(from) {
+        geo.pawn_step(us, step.single()) & empty
+    } else {
+        Bitboard::EMPTY
+    };
+    (step | (geo.pawn_attacks(us, from) & theirs), double)
+}
+
 /// Whether `mv`, a move remembered from another position (a killer), is legal here.
 /// Decided directly for ordinary moves and double steps, by generation for the rare
 /// kinds.
@@ -371,16 +379,20 @@ pub fn is_legal<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
                 // There it would be a promotion.
                 return false;
             }
-            (geo.pawn_step(us, mv.from) & empty)
-                | (geo.pawn_attacks(us, mv.from) & board.by_color(!us))
+            pawn_targets(
+                geo,
+                us,
+                mv.from,
+                empty,
+                board.by_color(!us),
+                Bitboard::EMPTY,
+            )
+            .0
         }
         (MoveKind::Normal, role) => piece_attacks(geo, role, us, mv.from, occupied) & geo.squares(),
         (MoveKind::DoublePush, Role::Pawn) => {
-            let step = geo.pawn_step(us, mv.from) & empty;
-            if step.is_empty() || !Bitboard::rank(us.fold(1, 6)).contains(mv.from) {
-                return false;
-            }
-            geo.pawn_step(us, step.single()) & empty
+            let second_rank = Bitboard::rank(us.fold(1, 6));
+            pawn_targets(geo, us, mv.from, empty, board.by_color(!us), second_rank).1
         }
         _ => return false,
     };
@@ -392,6 +404,7 @@ pub fn is_legal<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
     !king_attacked(geo, &after, us)
 }
 
+/// All FIDE-legal moves of the side to move.
 pub fn legal_moves<G: Geometry>(geo: &G, pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate(geo, pos, &mut list);
