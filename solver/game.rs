@@ -324,9 +324,6 @@ impl<T: Terrain> Game<T> {
         {
             let geo = self.geo(pos);
             if taxi::attacks_affordable(geo, pos, taxi) {
-                if pos.cash(pos.turn()) >= taxi::dearest_move(geo) {
-                    return movegen::has_legal_move(geo, pos);
-                }
                 let mut any = taxi::AffordableMove::new(geo, pos.board(), pos.cash(pos.turn()));
                 movegen::generate(geo, pos, &mut any);
                 return any.found;

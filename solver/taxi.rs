@@ -173,7 +173,7 @@ pub fn affordable_king_steps<G: Geometry>(
 
 /// The price of the dearest move on this board: the longest ride, the largest towing
 /// fee, a promotion.
-pub fn dearest_move<G: Geometry>(geo: &G) -> u32 {
+fn dearest_move<G: Geometry>(geo: &G) -> u32 {
     geo.longest_ride() + 4 + 2
 }
 
