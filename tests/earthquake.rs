@@ -739,14 +739,7 @@ fn earthquake_with_trapdoor() {
 
 fn coords(line: &str) -> Vec<String> {
     let p = problem(line);
-    let mut v: Vec<String> = p
-        .game
-        .legal_moves(&p.position)
-        .iter()
-        .map(|m| m.coord(false).to_string())
-        .collect();
-    v.sort();
-    v
+    common::legal_coords(&p, &p.position)
 }
 
 #[test]

@@ -26,14 +26,7 @@ fn line(start: &str, moves: &str) -> (fairysolve::problem::Problem, Position) {
 }
 
 fn legal(p: &fairysolve::problem::Problem, pos: &Position) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .game
-        .legal_moves(pos)
-        .iter()
-        .map(|m| m.coord(false).to_string())
-        .collect();
-    v.sort();
-    v
+    common::legal_coords(p, pos)
 }
 
 fn keys(p: &fairysolve::problem::Problem, pos: &Position, n: u32) -> Vec<String> {

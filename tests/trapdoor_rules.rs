@@ -27,14 +27,7 @@ fn replay(p: &Problem, line: &str) -> (Vec<String>, Position) {
 }
 
 fn legal(p: &Problem) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .game
-        .legal_moves(&p.position)
-        .iter()
-        .map(|m| m.coord(false).to_string())
-        .collect();
-    v.sort();
-    v
+    common::legal_coords(p, &p.position)
 }
 
 fn play(p: &Problem, coord: &str) -> fairysolve::Played {

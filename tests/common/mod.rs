@@ -61,6 +61,18 @@ pub fn published_keys(p: &Problem) -> String {
     v.join(" ")
 }
 
+/// The legal moves from `pos` under the problem's rules, in coordinates, sorted.
+pub fn legal_coords(p: &Problem, pos: &fairysolve::Position) -> Vec<String> {
+    let mut v: Vec<String> = p
+        .game
+        .legal_moves(pos)
+        .iter()
+        .map(|m| m.coord(false).to_string())
+        .collect();
+    v.sort();
+    v
+}
+
 /// The solver's key set for `#n` from `pos`, as one sorted line ("none" for no key).
 pub fn solved_keys(p: &Problem, pos: &fairysolve::Position, n: u32, threads: usize) -> String {
     use fairysolve::search::solution::SolveOptions;
