@@ -25,18 +25,13 @@ fn trapdoor(timer: u8, order: FallOrder) -> Game {
 fn random_position(seed: u64, plies: usize) -> Position {
     let game = Game::fide();
     let mut pos = Position::startpos();
-    let mut s = seed | 1;
+    let mut rng = common::Rng(seed | 1);
     for _ in 0..plies {
         let moves = game.legal_moves(&pos);
         if moves.is_empty() {
             break;
         }
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        pos = game
-            .play(&pos, moves[(s % moves.len() as u64) as usize])
-            .position;
+        pos = game.play(&pos, moves[rng.below(moves.len())]).position;
     }
     pos
 }

@@ -304,13 +304,8 @@ fn trapdoor_retro_problems() {
 #[test]
 fn soundness_against_real_trapdoor_games() {
     use fairysolve::trapdoor::{FallOrder, Trapdoor};
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rand = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = common::Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rand = move |n: usize| rng.below(n);
     let mut checked = 0;
     let mut proofs = 0;
     for game_no in 0..400 {
