@@ -141,55 +141,20 @@ impl<T: Terrain> Game<T> {
         let geo = self.geo(pos);
         match &self.rules.taxi {
             Some(taxi) if !taxi::rich(geo, pos, taxi) => {
+                // Legal by movement and affordable check (FIDE check when the opponent
+                // can pay for every ride), then the price (rules.md 2.1-2.3).
                 if taxi::attacks_affordable(geo, pos, taxi) {
-                    // Checks are FIDE attacks: FIDE legality, then the price.
                     movegen::generate(geo, pos, moves);
-                    taxi::keep_affordable(geo, pos.board(), pos.cash(pos.turn()), moves);
                 } else {
-                    self.taxi_moves(pos, taxi, moves)
+                    let threats = taxi::AffordableAttack::against_mover(pos, taxi);
+                    movegen::generate_with(geo, pos, &threats, moves);
                 }
+                taxi::keep_affordable(geo, pos.board(), pos.cash(pos.turn()), moves);
             }
             _ => movegen::generate(geo, pos, moves),
         }
         if self.terrain.shifts() {
             self.add_aftershocks(pos, moves);
-        }
-    }
-
-    /// Taxi legality (rules.md 2.1-2.3): affordable, and the own king not left in
-    /// (affordable) check; castling not out of, through or into one.
-    fn taxi_moves(&self, pos: &Position, taxi: &Taxi, moves: &mut MoveList) {
-        let geo = self.geo(pos);
-        let board = pos.board();
-        let us = pos.turn();
-        let mut pseudo = MoveList::new();
-        movegen::generate_pseudo(geo, pos, &mut pseudo);
-        let cash = pos.cash(us);
-        // What the opponent can spend on its next turn, after this move.
-        let their_budget = pos.cash(!us) + taxi.income;
-        for &mv in pseudo.iter() {
-            if taxi::cost(geo, board, mv) > cash {
-                continue;
-            }
-            if mv.is_castle() {
-                if self.in_check(pos) {
-                    continue;
-                }
-                let mut without = *board;
-                without.remove(mv.from);
-                without.remove(mv.to);
-                let crossed = movegen::castling_path(mv);
-                if crossed
-                    .into_iter()
-                    .any(|sq| taxi::affordably_attacked(geo, &without, sq, !us, their_budget))
-                {
-                    continue;
-                }
-            }
-            let after = self.play_core(pos, mv);
-            if !self.king_in_check(&after, us) {
-                moves.push(mv);
-            }
         }
     }
 
@@ -217,15 +182,21 @@ impl<T: Terrain> Game<T> {
             return None;
         }
         let geo = self.geo(pos);
-        if let Some(taxi) = &self.rules.taxi {
-            if !taxi::attacks_affordable(geo, pos, taxi) {
-                return None;
+        let legal = match &self.rules.taxi {
+            None => movegen::is_legal(geo, pos, mv),
+            Some(taxi) => {
+                if taxi::cost(geo, pos.board(), mv) > pos.cash(pos.turn()) {
+                    return Some(false);
+                }
+                if taxi::attacks_affordable(geo, pos, taxi) {
+                    movegen::is_legal(geo, pos, mv)
+                } else {
+                    let threats = taxi::AffordableAttack::against_mover(pos, taxi);
+                    movegen::is_legal_with(geo, pos, &threats, mv)
+                }
             }
-            if taxi::cost(geo, pos.board(), mv) > pos.cash(pos.turn()) {
-                return Some(false);
-            }
-        }
-        if !movegen::is_legal(geo, pos, mv) {
+        };
+        if !legal {
             return Some(false);
         }
         if let Some(td) = self.rules.trapdoor {
@@ -322,12 +293,7 @@ impl<T: Terrain> Game<T> {
         if let (Some(taxi), None, false) =
             (&self.rules.taxi, self.rules.trapdoor, self.terrain.shifts())
         {
-            let geo = self.geo(pos);
-            if taxi::attacks_affordable(geo, pos, taxi) {
-                let mut any = taxi::AffordableMove::new(geo, pos.board(), pos.cash(pos.turn()));
-                movegen::generate(geo, pos, &mut any);
-                return any.found;
-            }
+            return self.count_taxi(pos, taxi, true) > 0;
         }
         let mut moves = MoveList::new();
         self.base_moves(pos, &mut moves);
@@ -343,6 +309,28 @@ impl<T: Terrain> Game<T> {
             }
             None => !moves.is_empty(),
         }
+    }
+
+    /// Under Taxi alone (no falls, no aftershocks): the number of legal moves, or with
+    /// `first_only` whether there is one, without listing them.
+    fn count_taxi(&self, pos: &Position, taxi: &Taxi, first_only: bool) -> u64 {
+        let geo = self.geo(pos);
+        if taxi::rich(geo, pos, taxi) {
+            return if first_only {
+                movegen::has_legal_move(geo, pos) as u64
+            } else {
+                movegen::count_legal(geo, pos)
+            };
+        }
+        let mut sink =
+            taxi::AffordableMoves::new(geo, pos.board(), pos.cash(pos.turn()), first_only);
+        if taxi::attacks_affordable(geo, pos, taxi) {
+            movegen::generate(geo, pos, &mut sink);
+        } else {
+            let threats = taxi::AffordableAttack::against_mover(pos, taxi);
+            movegen::generate_with(geo, pos, &threats, &mut sink);
+        }
+        sink.count
     }
 
     pub fn status(&self, pos: &Position) -> Status {
@@ -510,6 +498,14 @@ impl<T: Terrain> Game<T> {
         if depth == 0 {
             return 1;
         }
+        if let (true, Some(taxi), None, false) = (
+            depth == 1 && bulk,
+            &self.rules.taxi,
+            self.rules.trapdoor,
+            self.terrain.shifts(),
+        ) {
+            return self.count_taxi(pos, taxi, false);
+        }
         let moves = self.legal_moves(pos);
         if depth == 1 && bulk {
             return moves.len() as u64;
@@ -657,9 +653,58 @@ mod tests {
     use super::*;
     use crate::fen::parse_fen;
 
-    /// The Taxi generator's shortcut (FIDE legality plus the price, when every attack
-    /// is affordable) against the move-by-move definition (rules.md 2.1-2.3), over
-    /// random games with every level of cash.
+    /// Taxi legality by its definition (rules.md 2.1-2.3), move by move: affordable,
+    /// and the own king not left in affordable check; castling not out of, through or
+    /// into one. The generator's reference.
+    fn taxi_by_definition(game: &Game<Standard>, pos: &Position, taxi: &Taxi) -> MoveList {
+        let geo = &Standard;
+        let board = pos.board();
+        let us = pos.turn();
+        let mut pseudo = MoveList::new();
+        movegen::generate_pseudo(geo, pos, &mut pseudo);
+        // What the opponent can spend on its next turn, after this move.
+        let their_budget = pos.cash(!us) + taxi.income;
+        let affordably_attacked = |board: &crate::board::Board, sq: crate::types::Square| {
+            crate::attacks::attackers(geo, board, sq, !us, board.occupied()).any(|a| {
+                let role = board.role_at(a).unwrap();
+                taxi::movement_cost(geo, role, a, sq) <= their_budget
+            })
+        };
+        let mut moves = MoveList::new();
+        for &mv in pseudo.iter() {
+            if taxi::cost(geo, board, mv) > pos.cash(us) {
+                continue;
+            }
+            if mv.is_castle() {
+                if game.in_check(pos) {
+                    continue;
+                }
+                let mut without = *board;
+                without.remove(mv.from);
+                without.remove(mv.to);
+                if movegen::castling_path(mv)
+                    .into_iter()
+                    .any(|sq| affordably_attacked(&without, sq))
+                {
+                    continue;
+                }
+            }
+            let after = game.play_core(pos, mv);
+            if after
+                .board()
+                .king(us)
+                .is_none_or(|k| !affordably_attacked(after.board(), k))
+            {
+                moves.push(mv);
+            }
+        }
+        moves
+    }
+
+    /// The Taxi generator (FIDE legality plus the price when every attack is
+    /// affordable; otherwise pins and checks by affordable attackers only) against the
+    /// move-by-move definition (rules.md 2.1-2.3), over random games with every level
+    /// of cash.
     #[test]
     fn taxi_shortcut_equals_definition() {
         let taxi = Taxi {
@@ -675,23 +720,27 @@ mod tests {
         let starts = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
         ];
         let mut compared = 0;
         for game_no in 0..120 {
-            let mut pos = parse_fen(starts[game_no % 2]).unwrap();
+            let mut pos = parse_fen(starts[game_no % starts.len()]).unwrap();
             for _ in 0..40 {
                 for c in Color::ALL {
                     pos.set_cash(c, rng.below(16) as u32);
                 }
                 let mut fast = MoveList::new();
                 game.base_moves(&pos, &mut fast);
-                let mut slow = MoveList::new();
-                game.taxi_moves(&pos, &taxi, &mut slow);
+                let slow = taxi_by_definition(&game, &pos, &taxi);
                 let mut a: Vec<Move> = fast.iter().copied().collect();
                 let mut b: Vec<Move> = slow.iter().copied().collect();
                 a.sort_by_key(|m| (m.from, m.to, m.coord(false).to_string()));
                 b.sort_by_key(|m| (m.from, m.to, m.coord(false).to_string()));
                 assert_eq!(a, b, "{}", crate::fen::write_fen(&pos));
+                // The counting sink (perft leaves, "has a move") agrees with the list.
+                let fen = crate::fen::write_fen(&pos);
+                assert_eq!(game.count_taxi(&pos, &taxi, false), b.len() as u64, "{fen}");
+                assert_eq!(game.has_legal_move(&pos), !b.is_empty(), "{fen}");
                 compared += 1;
                 // Continue along a FIDE game (so that positions stay varied).
                 let moves = fide.legal_moves(&pos);
@@ -747,7 +796,7 @@ mod tests {
                 .unwrap();
                 if game.rules.taxi.is_some() {
                     for c in Color::ALL {
-                        pos.set_cash(c, 4 + rng.below(12) as u32);
+                        pos.set_cash(c, rng.below(14) as u32);
                     }
                 }
                 let mut earlier: [Vec<Move>; 2] = [Vec::new(), Vec::new()];

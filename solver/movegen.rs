@@ -6,6 +6,7 @@
 
 use crate::attacks::{attackers, is_attacked, piece_attacks};
 use crate::bitboard::Bitboard;
+use crate::board::Board;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -93,6 +94,36 @@ impl MoveSink for MoveCounter {
     }
 }
 
+/// Which enemy attacks on a square make it unsafe for a king. In FIDE every attack
+/// does; under Taxi only one the enemy can pay for (rules.md 2.2). It is all the
+/// generator asks about check, so one generator serves both.
+pub trait Threats<G: Geometry> {
+    /// Of `attackers`, enemy men attacking `sq`, those whose attack counts.
+    fn counting(&self, geo: &G, board: &Board, sq: Square, attackers: Bitboard) -> Bitboard;
+
+    /// Whether an attack of `by` on `sq` that counts exists with `occupied` standing.
+    #[inline(always)]
+    fn attacked(&self, geo: &G, board: &Board, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        self.counting(geo, board, sq, attackers(geo, board, sq, by, occupied))
+            .is_nonempty()
+    }
+}
+
+/// FIDE: every attack is a threat.
+pub struct EveryAttack;
+
+impl<G: Geometry> Threats<G> for EveryAttack {
+    #[inline(always)]
+    fn counting(&self, _: &G, _: &Board, _: Square, attackers: Bitboard) -> Bitboard {
+        attackers
+    }
+
+    #[inline(always)]
+    fn attacked(&self, geo: &G, board: &Board, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        is_attacked(geo, board, sq, by, occupied)
+    }
+}
+
 /// Whether the king of `color` is attacked.
 #[inline(always)]
 pub fn king_attacked<G: Geometry>(geo: &G, pos: &Position, color: Color) -> bool {
@@ -102,15 +133,23 @@ pub fn king_attacked<G: Geometry>(geo: &G, pos: &Position, color: Color) -> bool
     }
 }
 
-/// Own pieces standing alone between the king and an enemy rider aimed at it.
+/// Own pieces standing alone between the king and an enemy rider aimed at it whose
+/// attack would count.
 #[inline(always)]
-pub fn pinned<G: Geometry>(geo: &G, pos: &Position, us: Color, king: Square) -> Bitboard {
+fn pinned<G: Geometry, T: Threats<G>>(
+    geo: &G,
+    pos: &Position,
+    threats: &T,
+    us: Color,
+    king: Square,
+) -> Bitboard {
     let board = pos.board();
     let them = board.by_color(!us);
     let occupied = board.occupied();
-    let snipers = ((geo.rook_attacks(king, them) & board.rooks_and_queens())
+    let aimed = ((geo.rook_attacks(king, them) & board.rooks_and_queens())
         | (geo.bishop_attacks(king, them) & board.bishops_and_queens()))
         & them;
+    let snipers = threats.counting(geo, board, king, aimed);
     let mut pinned = Bitboard::EMPTY;
     for sniper in snipers {
         let blockers = geo.between(king, sniper) & occupied;
@@ -125,6 +164,19 @@ pub fn pinned<G: Geometry>(geo: &G, pos: &Position, us: Color, king: Square) -> 
 /// A side without a king (never in a valid position) gets no moves.
 #[inline(always)]
 pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S) {
+    generate_with(geo, pos, &EveryAttack, sink)
+}
+
+/// Generates every move of the side to move that is legal by movement and by
+/// `threats`: it must not leave the own king to an attack that counts. The price of
+/// a Taxi move is the caller's filter.
+#[inline(always)]
+pub fn generate_with<G: Geometry, T: Threats<G>, S: MoveSink>(
+    geo: &G,
+    pos: &Position,
+    threats: &T,
+    sink: &mut S,
+) {
     let board = pos.board();
     let us = pos.turn();
     let them = !us;
@@ -136,13 +188,18 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     let occupied = ours | theirs;
     let squares = geo.squares();
 
-    let checkers = attackers(geo, board, king, them, occupied);
+    let checkers = threats.counting(
+        geo,
+        board,
+        king,
+        attackers(geo, board, king, them, occupied),
+    );
 
     // King steps: judged with the king off the board, so it cannot hide behind itself.
     let without_king = occupied.without(king);
     let mut king_targets = Bitboard::EMPTY;
     for to in geo.king_attacks(king) - ours {
-        if !is_attacked(geo, board, to, them, without_king) {
+        if !threats.attacked(geo, board, to, them, without_king) {
             king_targets.set(to);
         }
     }
@@ -156,7 +213,7 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
         Some(checker) => geo.between(king, checker) | checkers,
         None => squares - ours,
     };
-    let pinned = pinned(geo, pos, us, king);
+    let pinned = pinned(geo, pos, threats, us, king);
 
     let knights = board.by_piece(us, Role::Knight) - pinned;
     for from in knights {
@@ -207,6 +264,7 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
                 let occ_after = (occupied - Bitboard::from_square(from) - victim_bb).with(ep);
                 let attackers_after =
                     attackers(geo, board, king, them, occ_after) - Bitboard::from_square(victim);
+                let attackers_after = threats.counting(geo, board, king, attackers_after);
                 if attackers_after.is_empty() {
                     sink.special(Move::new(Role::Pawn, from, ep, MoveKind::EnPassant));
                 }
@@ -215,14 +273,15 @@ pub fn generate<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S)
     }
 
     if checkers.is_empty() {
-        generate_castling(geo, pos, us, king, sink);
+        generate_castling(geo, pos, threats, us, king, sink);
     }
 }
 
 #[inline(always)]
-fn generate_castling<G: Geometry, S: MoveSink>(
+fn generate_castling<G: Geometry, T: Threats<G>, S: MoveSink>(
     geo: &G,
     pos: &Position,
+    threats: &T,
     us: Color,
     king: Square,
     sink: &mut S,
@@ -250,7 +309,7 @@ fn generate_castling<G: Geometry, S: MoveSink>(
         // does not hide an attack it will no longer block.
         if path
             .into_iter()
-            .all(|sq| !is_attacked(geo, board, sq, !us, others))
+            .all(|sq| !threats.attacked(geo, board, sq, !us, others))
         {
             sink.special(mv);
         }
@@ -363,8 +422,20 @@ fn pawn_targets<G: Geometry>(
 /// Decided directly for ordinary moves and double steps, by generation for the rare
 /// kinds.
 pub fn is_legal<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
+    is_legal_with(geo, pos, &EveryAttack, mv)
+}
+
+/// `is_legal` where only the attacks `threats` counts make a king unsafe.
+pub fn is_legal_with<G: Geometry, T: Threats<G>>(
+    geo: &G,
+    pos: &Position,
+    threats: &T,
+    mv: Move,
+) -> bool {
     if !matches!(mv.kind, MoveKind::Normal | MoveKind::DoublePush) {
-        return legal_moves(geo, pos).contains(&mv);
+        let mut list = MoveList::new();
+        generate_with(geo, pos, threats, &mut list);
+        return list.contains(&mv);
     }
     let board = pos.board();
     let us = pos.turn();
@@ -401,7 +472,10 @@ pub fn is_legal<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
     }
     let mut after = *pos;
     after.play_board(geo, mv);
-    !king_attacked(geo, &after, us)
+    let board = after.board();
+    board
+        .king(us)
+        .is_none_or(|k| !threats.attacked(geo, board, k, !us, board.occupied()))
 }
 
 /// All FIDE-legal moves of the side to move.

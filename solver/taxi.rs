@@ -2,11 +2,10 @@
 //! check is only an attack the attacker can afford on its next turn. The order of a
 //! move's events is `game`'s; here are the prices and the affordable attack.
 
-use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Geometry;
-use crate::movegen::MoveSink;
+use crate::movegen::{MoveSink, Threats};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -101,19 +100,32 @@ pub fn cost<G: Geometry>(geo: &G, board: &Board, mv: Move) -> u32 {
     }
 }
 
-/// Whether `by` can capture on `sq` with a move it can afford with `budget`: movement
-/// cost only (rules.md 2.2); a pinned piece still attacks.
-pub fn affordably_attacked<G: Geometry>(
-    geo: &G,
-    board: &Board,
-    sq: Square,
-    by: Color,
-    budget: u32,
-) -> bool {
-    attackers(geo, board, sq, by, board.occupied()).any(|a| {
-        let role = board.role_at(a).unwrap_or(Role::Pawn);
-        movement_cost(geo, role, a, sq) <= budget
-    })
+/// Under Taxi a king is only threatened by a capture its enemy can pay for with
+/// `budget` (rules.md 2.2): the legal generator's notion of check when the enemy
+/// cannot pay for every ride.
+pub struct AffordableAttack {
+    pub budget: u32,
+}
+
+impl AffordableAttack {
+    /// The threats to the side to move's king: the opponent's budget on its next turn.
+    pub fn against_mover(pos: &Position, taxi: &Taxi) -> AffordableAttack {
+        AffordableAttack {
+            budget: next_turn_budget(pos, !pos.turn(), taxi),
+        }
+    }
+}
+
+impl<G: Geometry> Threats<G> for AffordableAttack {
+    #[inline]
+    fn counting(&self, geo: &G, board: &Board, sq: Square, attackers: Bitboard) -> Bitboard {
+        attackers
+            .filter(|&a| {
+                let role = board.role_at(a).unwrap_or(Role::Pawn);
+                movement_cost(geo, role, a, sq) <= self.budget
+            })
+            .fold(Bitboard::EMPTY, |b, a| b.with(a))
+    }
 }
 
 /// What `color` can spend on its next turn: its cash, plus its income when it is not
@@ -132,7 +144,8 @@ pub fn in_check<G: Geometry>(geo: &G, pos: &Position, color: Color, taxi: &Taxi)
         // Every attack is affordable.
         return crate::attacks::is_attacked(geo, pos.board(), k, !color, pos.board().occupied());
     }
-    affordably_attacked(geo, pos.board(), k, !color, budget)
+    let board = pos.board();
+    AffordableAttack { budget }.attacked(geo, board, k, !color, board.occupied())
 }
 
 /// Whether `amount` pays for any move that captures and promotes nothing: the longest
@@ -191,76 +204,96 @@ pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
     pos.cash(pos.turn()) >= dearest_move(geo) && attacks_affordable(geo, pos, taxi)
 }
 
-/// Answers whether the side to move has a FIDE-legal move it can pay for, stopping at
-/// the first (with `attacks_affordable`, that is a Taxi-legal move).
-pub struct AffordableMove<'a, G: Geometry> {
+/// Counts the generated moves the side to move can pay for (a perft leaf), or only
+/// answers whether there is one, stopping at the first (`first_only`). Moves that
+/// capture and promote nothing need no pricing once the longest ride is paid for.
+pub struct AffordableMoves<'a, G: Geometry> {
     geo: &'a G,
     board: &'a Board,
     cash: u32,
-    /// Every move that captures nothing and promotes nothing is affordable.
     quiet_affordable: bool,
-    pub found: bool,
+    first_only: bool,
+    pub count: u64,
 }
 
-impl<'a, G: Geometry> AffordableMove<'a, G> {
-    pub fn new(geo: &'a G, board: &'a Board, cash: u32) -> AffordableMove<'a, G> {
-        AffordableMove {
+impl<'a, G: Geometry> AffordableMoves<'a, G> {
+    pub fn new(geo: &'a G, board: &'a Board, cash: u32, first_only: bool) -> Self {
+        AffordableMoves {
             geo,
             board,
             cash,
             quiet_affordable: pays_any_travel(geo, cash),
-            found: false,
+            first_only,
+            count: 0,
         }
     }
 
-    /// Targets whose move is surely affordable without pricing it.
+    /// Counts `mv` (standing for `weight` moves of one price) when affordable.
     #[inline(always)]
-    fn surely_affordable(&self, targets: Bitboard) -> bool {
-        self.quiet_affordable && (targets - self.board.occupied()).is_nonempty()
+    fn offer(&mut self, mv: Move, weight: u64) {
+        if cost(self.geo, self.board, mv) <= self.cash {
+            self.count += weight;
+        }
     }
 
+    /// Counts the quiet targets of a man on `from` that `cash` pays the travel to (a
+    /// ride, a step or a leap) and returns the captures, which need pricing.
     #[inline(always)]
-    fn offer(&mut self, mv: Move) {
-        self.found |= cost(self.geo, self.board, mv) <= self.cash;
+    fn count_quiet(&mut self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
+        let occupied = self.board.occupied();
+        let quiet = targets - occupied;
+        let paid = if self.quiet_affordable || (role == Role::Knight && self.cash >= 2) {
+            quiet
+        } else if role == Role::Knight {
+            Bitboard::EMPTY
+        } else {
+            quiet & self.geo.rides_within(from, self.cash)
+        };
+        self.count += paid.count() as u64;
+        targets & occupied
     }
 }
 
-impl<G: Geometry> MoveSink for AffordableMove<'_, G> {
+impl<G: Geometry> MoveSink for AffordableMoves<'_, G> {
+    #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        if self.surely_affordable(targets) {
-            self.found = true;
-            return;
-        }
-        for to in targets {
-            self.offer(Move::new(role, from, to, MoveKind::Normal));
-            if self.found {
+        for to in self.count_quiet(role, from, targets) {
+            if self.done() {
                 return;
             }
+            // A capture: travel and the towing fee.
+            let price = movement_cost(self.geo, role, from, to) + towing_fee(to);
+            self.count += (price <= self.cash) as u64;
         }
     }
+    #[inline(always)]
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
-        if self.surely_affordable(targets - promo) {
-            self.found = true;
-            return;
-        }
-        for to in targets {
-            // The cheapest promotion costs what any promotion costs.
-            let kind = if promo.contains(to) {
-                MoveKind::Promotion(Role::Queen)
-            } else {
-                MoveKind::Normal
-            };
-            self.offer(Move::new(Role::Pawn, from, to, kind));
-            if self.found {
+        for to in self.count_quiet(Role::Pawn, from, targets - promo) | (targets & promo) {
+            if self.done() {
                 return;
+            }
+            // Every promotion of one step costs the same.
+            if promo.contains(to) {
+                self.offer(
+                    Move::new(Role::Pawn, from, to, MoveKind::Promotion(Role::Queen)),
+                    Role::PROMOTIONS.len() as u64,
+                );
+            } else {
+                self.offer(Move::new(Role::Pawn, from, to, MoveKind::Normal), 1);
             }
         }
     }
+    #[inline(always)]
     fn special(&mut self, mv: Move) {
-        self.offer(mv);
+        if mv.kind == MoveKind::DoublePush {
+            self.count += (self.geo.ride_length(mv.from, mv.to) <= self.cash) as u64;
+        } else {
+            self.offer(mv, 1);
+        }
     }
+    #[inline(always)]
     fn done(&self) -> bool {
-        self.found
+        self.first_only && self.count > 0
     }
 }
 

@@ -47,6 +47,14 @@ pub trait Geometry: Sync {
     fn ride_length(&self, a: Square, b: Square) -> u32;
     /// The longest ride on this board (a bound for Taxi prices).
     fn longest_ride(&self) -> u32;
+    /// Of the squares a rider (or a king, or a pawn's step) can travel to from `from`,
+    /// those no more than `length` squares away: what a Taxi budget of `length` pays
+    /// for. Squares no ride reaches may be in or out.
+    fn rides_within(&self, from: Square, length: u32) -> Bitboard {
+        self.squares()
+            .filter(|&to| self.ride_length(from, to) <= length)
+            .fold(Bitboard::EMPTY, |b, to| b.with(to))
+    }
 
     #[inline(always)]
     fn queen_attacks(&self, sq: Square, occupied: Bitboard) -> Bitboard {

@@ -123,6 +123,30 @@ const fn line_table() -> [[u64; 64]; 64] {
     table
 }
 
+/// `[n][sq]`: the squares at most n king steps from sq (n = 0..7).
+const fn ball_table() -> [[u64; 64]; 8] {
+    let mut table = [[0u64; 64]; 8];
+    let mut n = 0;
+    while n < 8 {
+        let mut a = 0;
+        while a < 64 {
+            let mut b = 0;
+            while b < 64 {
+                let df = (a % 8) as i32 - (b % 8) as i32;
+                let dr = (a / 8) as i32 - (b / 8) as i32;
+                if df.abs() <= n as i32 && dr.abs() <= n as i32 {
+                    table[n][a] |= 1u64 << b;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
+static BALL: [[u64; 64]; 8] = ball_table();
 static BETWEEN: [[u64; 64]; 64] = between_table();
 static LINE: [[u64; 64]; 64] = line_table();
 
@@ -173,6 +197,10 @@ impl Geometry for Standard {
     }
     fn longest_ride(&self) -> u32 {
         7
+    }
+    #[inline(always)]
+    fn rides_within(&self, from: Square, length: u32) -> Bitboard {
+        Bitboard(BALL[length.min(7) as usize][from.index()])
     }
     #[inline(always)]
     fn ride_length(&self, a: Square, b: Square) -> u32 {

@@ -221,42 +221,42 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             let taxi = self.game.rules.taxi.as_ref();
             // Filled in place: a move list is too large to move around.
             let mut candidates = MoveList::new();
-            if taxi.is_some_and(|t| !crate::taxi::attacks_affordable(geo, pos, t)) {
-                // A Taxi-legal move need not be FIDE-legal (it may leave the own king to
-                // an attack the opponent cannot pay for): filter the game's own moves.
-                // A check is an attack, so the FIDE test is a necessary condition.
-                self.game.legal_moves_into(pos, &mut candidates);
-                candidates.retain(|&mv| info.gives_check(geo, pos, mv) || behind_fall(mv));
-            } else {
-                crate::movegen::generate(
-                    geo,
-                    pos,
-                    &mut CheckCandidates {
-                        geo,
-                        info: &info,
-                        out: &mut candidates,
-                    },
-                );
-                if (rook_extra | bishop_extra).is_nonempty() {
-                    for &mv in crate::movegen::legal_moves(geo, pos).iter() {
-                        if behind_fall(mv) && !candidates.contains(&mv) {
-                            candidates.push(mv);
-                        }
+            // A Taxi-legal move need not be FIDE-legal: it may leave the own king to an
+            // attack the opponent cannot pay for. Such moves are generated too.
+            let threats = taxi
+                .filter(|t| !crate::taxi::attacks_affordable(geo, pos, t))
+                .map(|t| crate::taxi::AffordableAttack::against_mover(pos, t));
+            let mut checks = CheckCandidates {
+                geo,
+                info: &info,
+                out: &mut candidates,
+            };
+            match &threats {
+                None => crate::movegen::generate(geo, pos, &mut checks),
+                Some(threats) => crate::movegen::generate_with(geo, pos, threats, &mut checks),
+            }
+            if (rook_extra | bishop_extra).is_nonempty() {
+                let mut all = MoveList::new();
+                match &threats {
+                    None => crate::movegen::generate(geo, pos, &mut all),
+                    Some(threats) => crate::movegen::generate_with(geo, pos, threats, &mut all),
+                }
+                for &mv in all.iter() {
+                    if behind_fall(mv) && !candidates.contains(&mv) {
+                        candidates.push(mv);
                     }
                 }
-                if taxi.is_some() {
-                    // Every attack is affordable: Taxi legality is FIDE legality plus
-                    // the price.
-                    crate::taxi::keep_affordable(
-                        geo,
-                        pos.board(),
-                        pos.cash(pos.turn()),
-                        &mut candidates,
-                    );
-                }
-                if !fide {
-                    self.game.retain_legal(pos, &mut candidates);
-                }
+            }
+            if taxi.is_some() {
+                crate::taxi::keep_affordable(
+                    geo,
+                    pos.board(),
+                    pos.cash(pos.turn()),
+                    &mut candidates,
+                );
+            }
+            if !fide {
+                self.game.retain_legal(pos, &mut candidates);
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
