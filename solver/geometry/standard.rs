@@ -130,7 +130,7 @@ const fn ball_table() -> [[u64; 64]; 8] {
     while n < 8 {
         let mut a = 0;
         while a < 64 {
-            let mut b = 0;
+            let mut b: usize = 0;
             while b < 64 {
                 let df = (a % 8) as i32 - (b % 8) as i32;
                 let dr = (a / 8) as i32 - (b / 8) as i32;
