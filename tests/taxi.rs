@@ -227,3 +227,111 @@ fn taxi_with_trapdoor_and_earthquake() {
     assert!(legal(&eq, &eq.position).contains(&"a4a5".to_string()));
     assert!(!legal(&eq, &eq.position).contains(&"a4a6".to_string()));
 }
+
+/// Taxi legality by its definition (rules.md 2.1-2.3) on any board: every pseudo-legal
+/// move the mover can pay for, after which no enemy man attacks the own king with a
+/// ride its owner can pay for on its next turn; castling not out of, through or into
+/// such an attack.
+fn taxi_moves_by_definition<G: fairysolve::geometry::Geometry>(
+    geo: &G,
+    game: &fairysolve::game::AnyGame,
+    pos: &Position,
+) -> Vec<String> {
+    use fairysolve::attacks::attackers;
+    use fairysolve::board::Board;
+    use fairysolve::taxi::{cost, movement_cost};
+    let us = pos.turn();
+    let affordably_attacked = |board: &Board, sq: fairysolve::Square, budget: u32| {
+        attackers(geo, board, sq, !us, board.occupied())
+            .any(|a| movement_cost(geo, board.role_at(a).unwrap(), a, sq) <= budget)
+    };
+    let income = game.rules().taxi.unwrap().income;
+    let mut pseudo = fairysolve::moves::MoveList::new();
+    fairysolve::movegen::generate_pseudo(geo, pos, &mut pseudo);
+    let mut legal = Vec::new();
+    for &mv in pseudo.iter() {
+        if cost(geo, pos.board(), mv) > pos.cash(us) {
+            continue;
+        }
+        if mv.is_castle() {
+            let budget = pos.cash(!us) + income;
+            let king = pos.board().king(us).unwrap();
+            let mut without = *pos.board();
+            without.remove(mv.from);
+            without.remove(mv.to);
+            if affordably_attacked(pos.board(), king, budget)
+                || fairysolve::movegen::castling_path(mv)
+                    .into_iter()
+                    .any(|sq| affordably_attacked(&without, sq, budget))
+            {
+                continue;
+            }
+        }
+        let after = game.play(pos, mv).position;
+        // The opponent is to move and holds its income already.
+        let budget = after.cash(!us);
+        if let Some(king) = after.board().king(us) {
+            if affordably_attacked(after.board(), king, budget) {
+                continue;
+            }
+        }
+        legal.push(mv.coord(false).to_string());
+    }
+    legal.sort();
+    legal
+}
+
+/// rules.md 2.1-2.3 with 3: on displaced boards (where rides are longer or shorter than
+/// the squares' names say) the generator, its count (perft's leaves) and "has a move"
+/// agree with the definition, over random games with random cash.
+#[test]
+fn taxi_on_displaced_boards_by_definition() {
+    let mut rng = common::Rng(0x5DEE_CE66_D1CE_4E5Bu64);
+    let mut compared = 0;
+    for board in [
+        "earthquake \"1 0\";",
+        "earthquake \"0 -1\"; void fly;",
+        "earthquake \"-2 1\";",
+    ] {
+        let p = problem(&format!(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - {board} taxi \"18 16\";"
+        ));
+        let geo = p
+            .game
+            .earthquake(&p.position)
+            .expect("a displaced board")
+            .clone();
+        for _ in 0..60 {
+            let mut pos = p.position;
+            for _ in 0..40 {
+                for c in fairysolve::Color::ALL {
+                    pos.set_cash(c, rng.below(12) as u32);
+                }
+                let want = taxi_moves_by_definition(&geo, &p.game, &pos);
+                let fen = fairysolve::fen::write_fen(&pos);
+                assert_eq!(legal(&p, &pos), want, "{board} {fen}");
+                assert_eq!(
+                    p.game.perft(&pos, 1, true),
+                    want.len() as u64,
+                    "{board} {fen}"
+                );
+                assert_eq!(
+                    p.game.has_legal_move(&pos),
+                    !want.is_empty(),
+                    "{board} {fen}"
+                );
+                compared += 1;
+                let moves = p.game.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let played = p.game.play(&pos, moves[rng.below(moves.len())]);
+                if played.outcome.is_some() {
+                    break;
+                }
+                pos = played.position;
+            }
+        }
+    }
+    assert!(compared > 1500, "{compared}");
+}
