@@ -4,7 +4,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
-use crate::movegen;
+use crate::movegen::{self, MoveSink};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::taxi::{self, Taxi};
@@ -138,23 +138,30 @@ impl<T: Terrain> Game<T> {
     /// Trapdoor's own conditions).
     fn base_moves(&self, pos: &Position, moves: &mut MoveList) {
         moves.clear();
+        self.generate_base(pos, moves);
+        if self.terrain.shifts() {
+            self.add_aftershocks(pos, moves);
+        }
+    }
+
+    /// Generates into `sink` the moves legal by movement, price and check (rules.md
+    /// 2.1-2.3; FIDE without Taxi): no aftershocks, no Trapdoor conditions.
+    #[inline(always)]
+    pub fn generate_base<S: MoveSink>(&self, pos: &Position, sink: &mut S) {
         let geo = self.geo(pos);
         match &self.rules.taxi {
             Some(taxi) if !taxi::rich(geo, pos, taxi) => {
-                // Legal by movement and affordable check (FIDE check when the opponent
-                // can pay for every ride), then the price (rules.md 2.1-2.3).
+                let mut priced =
+                    taxi::Affordable::new(geo, pos.board(), pos.cash(pos.turn()), sink);
+                // Check is FIDE check when the opponent can pay for every ride.
                 if taxi::attacks_affordable(geo, pos, taxi) {
-                    movegen::generate(geo, pos, moves);
+                    movegen::generate(geo, pos, &mut priced);
                 } else {
                     let threats = taxi::AffordableAttack::against_mover(pos, taxi);
-                    movegen::generate_with(geo, pos, &threats, moves);
+                    movegen::generate_with(geo, pos, &threats, &mut priced);
                 }
-                taxi::keep_affordable(geo, pos.board(), pos.cash(pos.turn()), moves);
             }
-            _ => movegen::generate(geo, pos, moves),
-        }
-        if self.terrain.shifts() {
-            self.add_aftershocks(pos, moves);
+            _ => movegen::generate(geo, pos, sink),
         }
     }
 
@@ -287,13 +294,10 @@ impl<T: Terrain> Game<T> {
     }
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
-        if self.is_plain() {
-            return movegen::has_legal_move(self.geo(pos), pos);
-        }
-        if let (Some(taxi), None, false) =
-            (&self.rules.taxi, self.rules.trapdoor, self.terrain.shifts())
-        {
-            return self.count_taxi(pos, taxi, true) > 0;
+        if self.rules.trapdoor.is_none() && !self.terrain.shifts() {
+            let mut any = movegen::AnyMove(false);
+            self.generate_base(pos, &mut any);
+            return any.0;
         }
         let mut moves = MoveList::new();
         self.base_moves(pos, &mut moves);
@@ -309,28 +313,6 @@ impl<T: Terrain> Game<T> {
             }
             None => !moves.is_empty(),
         }
-    }
-
-    /// Under Taxi alone (no falls, no aftershocks): the number of legal moves, or with
-    /// `first_only` whether there is one, without listing them.
-    fn count_taxi(&self, pos: &Position, taxi: &Taxi, first_only: bool) -> u64 {
-        let geo = self.geo(pos);
-        if taxi::rich(geo, pos, taxi) {
-            return if first_only {
-                movegen::has_legal_move(geo, pos) as u64
-            } else {
-                movegen::count_legal(geo, pos)
-            };
-        }
-        let mut sink =
-            taxi::AffordableMoves::new(geo, pos.board(), pos.cash(pos.turn()), first_only);
-        if taxi::attacks_affordable(geo, pos, taxi) {
-            movegen::generate(geo, pos, &mut sink);
-        } else {
-            let threats = taxi::AffordableAttack::against_mover(pos, taxi);
-            movegen::generate_with(geo, pos, &threats, &mut sink);
-        }
-        sink.count
     }
 
     pub fn status(&self, pos: &Position) -> Status {
@@ -498,13 +480,11 @@ impl<T: Terrain> Game<T> {
         if depth == 0 {
             return 1;
         }
-        if let (true, Some(taxi), None, false) = (
-            depth == 1 && bulk,
-            &self.rules.taxi,
-            self.rules.trapdoor,
-            self.terrain.shifts(),
-        ) {
-            return self.count_taxi(pos, taxi, false);
+        if depth == 1 && bulk && self.rules.trapdoor.is_none() && !self.terrain.shifts() {
+            // Counted without listing.
+            let mut count = movegen::MoveCounter(0);
+            self.generate_base(pos, &mut count);
+            return count.0;
         }
         let moves = self.legal_moves(pos);
         if depth == 1 && bulk {
@@ -739,7 +719,7 @@ mod tests {
                 assert_eq!(a, b, "{}", crate::fen::write_fen(&pos));
                 // The counting sink (perft leaves, "has a move") agrees with the list.
                 let fen = crate::fen::write_fen(&pos);
-                assert_eq!(game.count_taxi(&pos, &taxi, false), b.len() as u64, "{fen}");
+                assert_eq!(game.perft(&pos, 1, true), b.len() as u64, "{fen}");
                 assert_eq!(game.has_legal_move(&pos), !b.is_empty(), "{fen}");
                 compared += 1;
                 // Continue along a FIDE game (so that positions stay varied).

@@ -27,6 +27,26 @@ pub trait MoveSink {
     }
 }
 
+/// A sink lent to a filter in front of it (such as Taxi's price).
+impl<S: MoveSink + ?Sized> MoveSink for &mut S {
+    #[inline(always)]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        (**self).piece(role, from, targets)
+    }
+    #[inline(always)]
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        (**self).pawn(from, targets, promo)
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        (**self).special(mv)
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        (**self).done()
+    }
+}
+
 /// Answers whether any legal move exists, stopping at the first.
 #[derive(Default)]
 pub struct AnyMove(pub bool);

@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Geometry;
 use crate::movegen::{MoveSink, Threats};
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
 
@@ -155,16 +155,6 @@ pub fn pays_any_travel<G: Geometry>(geo: &G, amount: u32) -> bool {
     amount >= geo.longest_ride().max(2)
 }
 
-/// Keeps the moves `cash` pays for (with the longest ride paid for, only captures and
-/// promotions need pricing).
-pub fn keep_affordable<G: Geometry>(geo: &G, board: &Board, cash: u32, moves: &mut MoveList) {
-    let quiet_affordable = pays_any_travel(geo, cash);
-    moves.retain(|&mv| {
-        (quiet_affordable && mv.kind == MoveKind::Normal && !board.occupied().contains(mv.to))
-            || cost(geo, board, mv) <= cash
-    });
-}
-
 /// Of the `squares` next to `king`, those its side can pay to step to with `budget`.
 pub fn affordable_king_steps<G: Geometry>(
     geo: &G,
@@ -204,96 +194,83 @@ pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
     pos.cash(pos.turn()) >= dearest_move(geo) && attacks_affordable(geo, pos, taxi)
 }
 
-/// Counts the generated moves the side to move can pay for (a perft leaf), or only
-/// answers whether there is one, stopping at the first (`first_only`). Moves that
-/// capture and promote nothing need no pricing once the longest ride is paid for.
-pub struct AffordableMoves<'a, G: Geometry> {
+/// A sink that passes on to `inner` only the moves `cash` pays for (rules.md 2.1):
+/// put in front of a list, a counter or a "has a move" test, it prices while the
+/// generator runs. Quiet moves are paid by a mask of reachable squares; only
+/// captures, promotions and special moves are priced one by one.
+pub struct Affordable<'a, G: Geometry, S: MoveSink> {
     geo: &'a G,
     board: &'a Board,
     cash: u32,
+    /// Every move that captures and promotes nothing is affordable.
     quiet_affordable: bool,
-    first_only: bool,
-    pub count: u64,
+    pub inner: S,
 }
 
-impl<'a, G: Geometry> AffordableMoves<'a, G> {
-    pub fn new(geo: &'a G, board: &'a Board, cash: u32, first_only: bool) -> Self {
-        AffordableMoves {
+impl<'a, G: Geometry, S: MoveSink> Affordable<'a, G, S> {
+    pub fn new(geo: &'a G, board: &'a Board, cash: u32, inner: S) -> Self {
+        Affordable {
             geo,
             board,
             cash,
             quiet_affordable: pays_any_travel(geo, cash),
-            first_only,
-            count: 0,
+            inner,
         }
     }
 
-    /// Counts `mv` (standing for `weight` moves of one price) when affordable.
+    /// The targets of a man of `role` on `from` that `cash` pays for, promotions aside.
     #[inline(always)]
-    fn offer(&mut self, mv: Move, weight: u64) {
-        if cost(self.geo, self.board, mv) <= self.cash {
-            self.count += weight;
-        }
-    }
-
-    /// Counts the quiet targets of a man on `from` that `cash` pays the travel to (a
-    /// ride, a step or a leap) and returns the captures, which need pricing.
-    #[inline(always)]
-    fn count_quiet(&mut self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
+    fn paid(&self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
         let occupied = self.board.occupied();
         let quiet = targets - occupied;
-        let paid = if self.quiet_affordable || (role == Role::Knight && self.cash >= 2) {
+        let mut paid = if self.quiet_affordable || (role == Role::Knight && self.cash >= 2) {
             quiet
         } else if role == Role::Knight {
             Bitboard::EMPTY
         } else {
             quiet & self.geo.rides_within(from, self.cash)
         };
-        self.count += paid.count() as u64;
-        targets & occupied
+        for to in targets & occupied {
+            // A capture: travel and the towing fee.
+            if movement_cost(self.geo, role, from, to) + towing_fee(to) <= self.cash {
+                paid.set(to);
+            }
+        }
+        paid
     }
 }
 
-impl<G: Geometry> MoveSink for AffordableMoves<'_, G> {
+impl<G: Geometry, S: MoveSink> MoveSink for Affordable<'_, G, S> {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        for to in self.count_quiet(role, from, targets) {
-            if self.done() {
-                return;
-            }
-            // A capture: travel and the towing fee.
-            let price = movement_cost(self.geo, role, from, to) + towing_fee(to);
-            self.count += (price <= self.cash) as u64;
-        }
+        let paid = self.paid(role, from, targets);
+        self.inner.piece(role, from, paid);
     }
     #[inline(always)]
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
-        for to in self.count_quiet(Role::Pawn, from, targets - promo) | (targets & promo) {
-            if self.done() {
-                return;
-            }
+        let mut paid = self.paid(Role::Pawn, from, targets - promo);
+        for to in targets & promo {
             // Every promotion of one step costs the same.
-            if promo.contains(to) {
-                self.offer(
-                    Move::new(Role::Pawn, from, to, MoveKind::Promotion(Role::Queen)),
-                    Role::PROMOTIONS.len() as u64,
-                );
-            } else {
-                self.offer(Move::new(Role::Pawn, from, to, MoveKind::Normal), 1);
+            let mv = Move::new(Role::Pawn, from, to, MoveKind::Promotion(Role::Queen));
+            if cost(self.geo, self.board, mv) <= self.cash {
+                paid.set(to);
             }
         }
+        self.inner.pawn(from, paid, promo);
     }
     #[inline(always)]
     fn special(&mut self, mv: Move) {
-        if mv.kind == MoveKind::DoublePush {
-            self.count += (self.geo.ride_length(mv.from, mv.to) <= self.cash) as u64;
-        } else {
-            self.offer(mv, 1);
+        let price = match mv.kind {
+            MoveKind::DoublePush => self.geo.ride_length(mv.from, mv.to),
+            _ => cost(self.geo, self.board, mv),
+        };
+        if price <= self.cash {
+            self.inner.special(mv);
         }
     }
     #[inline(always)]
     fn done(&self) -> bool {
-        self.first_only && self.count > 0
+        self.inner.done()
     }
 }
 

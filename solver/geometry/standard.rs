@@ -147,6 +147,25 @@ const fn ball_table() -> [[u64; 64]; 8] {
 }
 
 static BALL: [[u64; 64]; 8] = ball_table();
+
+/// `[a][b]`: the king steps between a and b (the length of a ride between them).
+const fn distance_table() -> [[u8; 64]; 64] {
+    let mut table = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = ((a % 8) as i32 - (b % 8) as i32).abs();
+            let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
+            table[a][b] = if df > dr { df } else { dr } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+static DISTANCE: [[u8; 64]; 64] = distance_table();
 static BETWEEN: [[u64; 64]; 64] = between_table();
 static LINE: [[u64; 64]; 64] = line_table();
 
@@ -204,9 +223,7 @@ impl Geometry for Standard {
     }
     #[inline(always)]
     fn ride_length(&self, a: Square, b: Square) -> u32 {
-        let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-        let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-        df.max(dr)
+        DISTANCE[a.index()][b.index()] as u32
     }
 }
 

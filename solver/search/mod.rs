@@ -221,39 +221,24 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             let taxi = self.game.rules.taxi.as_ref();
             // Filled in place: a move list is too large to move around.
             let mut candidates = MoveList::new();
-            // A Taxi-legal move need not be FIDE-legal: it may leave the own king to an
-            // attack the opponent cannot pay for. Such moves are generated too.
-            let threats = taxi
-                .filter(|t| !crate::taxi::attacks_affordable(geo, pos, t))
-                .map(|t| crate::taxi::AffordableAttack::against_mover(pos, t));
-            let mut checks = CheckCandidates {
-                geo,
-                info: &info,
-                out: &mut candidates,
-            };
-            match &threats {
-                None => crate::movegen::generate(geo, pos, &mut checks),
-                Some(threats) => crate::movegen::generate_with(geo, pos, threats, &mut checks),
-            }
+            // Under Taxi a legal move need not be FIDE-legal (it may leave the own king
+            // to an attack the opponent cannot pay for): the game's generator.
+            self.game.generate_base(
+                pos,
+                &mut CheckCandidates {
+                    geo,
+                    info: &info,
+                    out: &mut candidates,
+                },
+            );
             if (rook_extra | bishop_extra).is_nonempty() {
                 let mut all = MoveList::new();
-                match &threats {
-                    None => crate::movegen::generate(geo, pos, &mut all),
-                    Some(threats) => crate::movegen::generate_with(geo, pos, threats, &mut all),
-                }
+                self.game.generate_base(pos, &mut all);
                 for &mv in all.iter() {
                     if behind_fall(mv) && !candidates.contains(&mv) {
                         candidates.push(mv);
                     }
                 }
-            }
-            if taxi.is_some() {
-                crate::taxi::keep_affordable(
-                    geo,
-                    pos.board(),
-                    pos.cash(pos.turn()),
-                    &mut candidates,
-                );
             }
             if !fide {
                 self.game.retain_legal(pos, &mut candidates);
