@@ -117,14 +117,18 @@ impl AffordableAttack {
 }
 
 impl<G: Geometry> Threats<G> for AffordableAttack {
-    #[inline]
+    /// A leap costs 2; every other attack is a ride, step or pawn capture paid by its
+    /// length (rides are reversible, so the attackers within reach are the squares
+    /// within `budget` of `sq`).
+    #[inline(always)]
     fn counting(&self, geo: &G, board: &Board, sq: Square, attackers: Bitboard) -> Bitboard {
-        attackers
-            .filter(|&a| {
-                let role = board.role_at(a).unwrap_or(Role::Pawn);
-                movement_cost(geo, role, a, sq) <= self.budget
-            })
-            .fold(Bitboard::EMPTY, |b, a| b.with(a))
+        let knights = board.by_role(Role::Knight);
+        let riders = attackers & geo.rides_within(sq, self.budget) - knights;
+        if self.budget >= 2 {
+            riders | (attackers & knights)
+        } else {
+            riders
+        }
     }
 }
 
