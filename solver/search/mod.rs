@@ -245,28 +245,14 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
-            // Flights no attack covers (not even an unaffordable one); under Taxi only
-            // those the defender can pay to reach. No falls may follow the move.
-            let flights = if candidates.len() > 1 && (fide || taxi_only.is_some()) {
-                let free = order::free_flights(geo, pos);
-                match taxi_only {
-                    None => free,
-                    Some(t) => match pos.board().king(!pos.turn()) {
-                        Some(king) => crate::taxi::affordable_king_steps(
-                            geo,
-                            pos.board(),
-                            king,
-                            free,
-                            crate::taxi::next_turn_budget(pos, !pos.turn(), t),
-                        ),
-                        None => Bitboard::EMPTY,
-                    },
-                }
+            let (flights, vanishing) = if candidates.len() > 1 {
+                self.flights(pos)
             } else {
-                Bitboard::EMPTY
+                (Bitboard::EMPTY, Bitboard::EMPTY)
             };
-            let keeps_a_flight =
-                |mv: Move| flights.is_nonempty() && order::keeps_a_flight(geo, pos, flights, mv);
+            let keeps_a_flight = |mv: Move| {
+                flights.is_nonempty() && order::keeps_a_flight(geo, pos, flights, mv, vanishing)
+            };
             let mates = |mv: Move| {
                 if keeps_a_flight(mv) {
                     return false;
@@ -309,7 +295,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
         let mut moves = MoveList::new();
         self.game.legal_moves_into(pos, &mut moves);
+        let (flights, vanishing) = self.flights(pos);
         for &mv in moves.iter() {
+            if flights.is_nonempty() && order::keeps_a_flight(geo, pos, flights, mv, vanishing) {
+                // The defender's king keeps a legal step: no mate, and a king that
+                // steps does not fall.
+                continue;
+            }
             let played = self.game.play(pos, mv);
             let wins = match played.outcome {
                 Some(Outcome::Mate) => true,
@@ -329,6 +321,38 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
         }
         Ok(false)
+    }
+
+    /// For the attacker's last move: the defender's king steps that no man covers now
+    /// and the men that may vanish before or as it steps (see `order::free_flights`).
+    /// A move that keeps one of them free (`order::keeps_a_flight`) cannot win: the
+    /// defender has a legal king step, so it is not mated, and a king that steps does
+    /// not fall. Under Taxi the step must be affordable; under Taxi with Trapdoor, or
+    /// with aftershocks (which move the board), no flight is claimed.
+    fn flights(&self, pos: &Position) -> (Bitboard, Bitboard) {
+        let none = (Bitboard::EMPTY, Bitboard::EMPTY);
+        if self.game.terrain.shifts() {
+            return none;
+        }
+        let geo = self.game.geo(pos);
+        match (&self.game.rules.taxi, self.game.rules.trapdoor) {
+            (None, None) => (order::free_flights(geo, pos), Bitboard::EMPTY),
+            (None, Some(_)) => {
+                let vanishing = pos.timers().ticking();
+                (order::free_flights(geo, pos), vanishing)
+            }
+            (Some(taxi), None) => match pos.board().king(!pos.turn()) {
+                Some(king) => {
+                    let free = order::free_flights(geo, pos);
+                    let budget = crate::taxi::next_turn_budget(pos, !pos.turn(), taxi);
+                    let steps =
+                        crate::taxi::affordable_king_steps(geo, pos.board(), king, free, budget);
+                    (steps, Bitboard::EMPTY)
+                }
+                None => none,
+            },
+            (Some(_), Some(_)) => none,
+        }
     }
 
     /// Under Trapdoor or Taxi rules, which attacker's last moves can win. A win needs mate (so a

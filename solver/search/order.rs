@@ -224,8 +224,7 @@ impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
 }
 
 /// Flights of the defender's king (the side not to move) that no man of the side to move
-/// covers now, judged with the king off the board as it would stand on the flight (FIDE
-/// rules).
+/// covers now, judged with the king off the board as it would stand on the flight.
 pub fn free_flights<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
     let board = pos.board();
     let us = pos.turn();
@@ -242,8 +241,16 @@ pub fn free_flights<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
 /// `mv` cannot mate (FIDE rules). Only three things can cover a free flight: the moved
 /// man from its arrival square, a rider through the square it left, or the man landing on
 /// it (then the flight is not counted, since the king may or may not take it). Leapers
-/// that did not move cover what they covered before.
-pub fn keeps_a_flight<G: Geometry>(geo: &G, pos: &Position, flights: Bitboard, mv: Move) -> bool {
+/// that did not move cover what they covered before. Every rider line is judged again
+/// with the men on `vanishing` off the board: under Trapdoor the ticking men, which may
+/// fall before the king steps or as it steps, opening lines (rule 1.5).
+pub fn keeps_a_flight<G: Geometry>(
+    geo: &G,
+    pos: &Position,
+    flights: Bitboard,
+    mv: Move,
+    vanishing: Bitboard,
+) -> bool {
     if mv.kind != MoveKind::Normal {
         return false;
     }
@@ -253,7 +260,9 @@ pub fn keeps_a_flight<G: Geometry>(geo: &G, pos: &Position, flights: Bitboard, m
         return false;
     };
     let from = Bitboard::from_square(mv.from);
-    let occupied = (board.occupied() - from).without(king).with(mv.to);
+    let occupied = (board.occupied() - from - vanishing)
+        .without(king)
+        .with(mv.to);
     let mover = piece_attacks(geo, mv.role, us, mv.to, occupied);
     // Our riders other than the moved man (a captured rider on `to` is not ours).
     let ours = board.by_color(us) - from;
@@ -306,7 +315,7 @@ mod tests {
                     }
                     let flights = free_flights(&Standard, &pos);
                     for &mv in moves.iter() {
-                        if keeps_a_flight(&Standard, &pos, flights, mv) {
+                        if keeps_a_flight(&Standard, &pos, flights, mv, Bitboard::EMPTY) {
                             let mut after = pos;
                             after.play_board(&Standard, mv);
                             let mut king = KingMoves(Bitboard::EMPTY);
@@ -322,6 +331,70 @@ mod tests {
                         }
                     }
                     pos.play_board(&Standard, moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(kept > 10_000 && lost > 10_000, "{kept} {lost}");
+    }
+
+    /// Under Trapdoor (T = 1 and 2, both orders of events): a move that keeps a flight,
+    /// judged with the ticking men off the board, does not mate, and after it the
+    /// defender has a legal king move that does not let its king fall.
+    #[test]
+    fn a_kept_flight_survives_the_falls() {
+        use crate::game::{Game, Outcome, Rules};
+        use crate::trapdoor::{FallOrder, Trapdoor};
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let (mut kept, mut lost) = (0, 0);
+        for (timer, order) in [
+            (1, FallOrder::MateFirst),
+            (1, FallOrder::FallsFirst),
+            (2, FallOrder::MateFirst),
+            (2, FallOrder::FallsFirst),
+        ] {
+            let game = Game::new(Rules {
+                trapdoor: Some(Trapdoor { timer, order }),
+                taxi: None,
+            });
+            for start in [
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+                "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+            ] {
+                for _ in 0..40 {
+                    let mut pos = parse_fen(start).unwrap();
+                    for _ in 0..40 {
+                        let moves = game.legal_moves(&pos);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let vanishing = pos.timers().ticking();
+                        let flights = free_flights(&Standard, &pos);
+                        for &mv in moves.iter() {
+                            if !keeps_a_flight(&Standard, &pos, flights, mv, vanishing) {
+                                lost += 1;
+                                continue;
+                            }
+                            kept += 1;
+                            let fen = crate::fen::write_fen(&pos);
+                            let played = game.play(&pos, mv);
+                            assert_ne!(played.outcome, Some(Outcome::Mate), "{mv:?} in {fen}");
+                            if played.outcome.is_some() {
+                                continue;
+                            }
+                            let after = played.position;
+                            let escapes = game.legal_moves(&after).iter().any(|&reply| {
+                                reply.role == Role::King
+                                    && game.play(&after, reply).outcome != Some(Outcome::KingFell)
+                            });
+                            assert!(escapes, "{mv:?} in {fen}");
+                        }
+                        let played = game.play(&pos, moves[rng.below(moves.len())]);
+                        if played.outcome.is_some() {
+                            break;
+                        }
+                        pos = played.position;
+                    }
                 }
             }
         }
