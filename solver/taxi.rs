@@ -123,7 +123,7 @@ impl<G: Geometry> Threats<G> for AffordableAttack {
     #[inline(always)]
     fn counting(&self, geo: &G, board: &Board, sq: Square, attackers: Bitboard) -> Bitboard {
         let knights = board.by_role(Role::Knight);
-        let riders = attackers & geo.rides_within(sq, self.budget) - knights;
+        let riders = attackers & (geo.rides_within(sq, self.budget) - knights);
         if self.budget >= 2 {
             riders | (attackers & knights)
         } else {
