@@ -5,11 +5,47 @@
 use crate::bitboard::Bitboard;
 use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen::{self, MoveSink};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::taxi::{self, Taxi};
 use crate::trapdoor::{FallOrder, Trapdoor};
-use crate::types::{Color, Role};
+use crate::types::{Color, Role, Square};
+
+/// Answers whether a generated move passes `legal`, stopping at the first that does.
+struct FirstLegal<F: FnMut(Move) -> bool> {
+    legal: F,
+    found: bool,
+}
+
+impl<F: FnMut(Move) -> bool> MoveSink for FirstLegal<F> {
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            if self.found {
+                return;
+            }
+            self.found = (self.legal)(Move::new(role, from, to, MoveKind::Normal));
+        }
+    }
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        for to in targets {
+            if promo.contains(to) {
+                for role in Role::PROMOTIONS {
+                    self.special(Move::new(Role::Pawn, from, to, MoveKind::Promotion(role)));
+                }
+            } else {
+                self.special(Move::new(Role::Pawn, from, to, MoveKind::Normal));
+            }
+        }
+    }
+    fn special(&mut self, mv: Move) {
+        if !self.found {
+            self.found = (self.legal)(mv);
+        }
+    }
+    fn done(&self) -> bool {
+        self.found
+    }
+}
 
 /// Which of the mover's moves may let its own falls expose its king (rule 1.5d): a
 /// falling piece stands between the king and an enemy rider with no other blocker
@@ -299,14 +335,27 @@ impl<T: Terrain> Game<T> {
             self.generate_base(pos, &mut any);
             return any.0;
         }
+        if let (Some(td), false) = (self.rules.trapdoor, self.terrain.shifts()) {
+            // Stop at the first move that passes the Trapdoor's own test (none is
+            // needed when nothing of the mover's can fall).
+            let guard = self.fall_guard(pos);
+            if guard.expiring.is_empty() {
+                let mut any = movegen::AnyMove(false);
+                self.generate_base(pos, &mut any);
+                return any.0;
+            }
+            let mut first = FirstLegal {
+                legal: |mv| self.trapdoor_legal(&td, pos, mv, &guard, depth),
+                found: false,
+            };
+            self.generate_base(pos, &mut first);
+            return first.found;
+        }
         let mut moves = MoveList::new();
         self.base_moves(pos, &mut moves);
         match self.rules.trapdoor {
             Some(td) => {
                 let guard = self.fall_guard(pos);
-                if guard.expiring.is_empty() {
-                    return !moves.is_empty();
-                }
                 moves
                     .iter()
                     .any(|&mv| self.trapdoor_legal(&td, pos, mv, &guard, depth))

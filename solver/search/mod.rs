@@ -329,7 +329,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
     /// defender has a legal king step, so it is not mated, and a king that steps does
     /// not fall. Under Taxi the step must be affordable; under Taxi with Trapdoor, or
     /// with aftershocks (which move the board), no flight is claimed.
-    fn flights(&self, pos: &Position) -> (Bitboard, Bitboard) {
+    pub(crate) fn flights(&self, pos: &Position) -> (Bitboard, Bitboard) {
         let none = (Bitboard::EMPTY, Bitboard::EMPTY);
         if self.game.terrain.shifts() {
             return none;
