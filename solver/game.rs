@@ -189,13 +189,8 @@ impl<T: Terrain> Game<T> {
             Some(taxi) if !taxi::rich(geo, pos, taxi) => {
                 let mut priced =
                     taxi::Affordable::new(geo, pos.board(), pos.cash(pos.turn()), sink);
-                // Check is FIDE check when the opponent can pay for every ride.
-                if taxi::attacks_affordable(geo, pos, taxi) {
-                    movegen::generate(geo, pos, &mut priced);
-                } else {
-                    let threats = taxi::AffordableAttack::against_mover(pos, taxi);
-                    movegen::generate_with(geo, pos, &threats, &mut priced);
-                }
+                let threats = taxi::AffordableAttack::against_mover(geo, pos, taxi);
+                movegen::generate_with(geo, pos, &threats, &mut priced);
             }
             _ => movegen::generate(geo, pos, sink),
         }
@@ -231,12 +226,8 @@ impl<T: Terrain> Game<T> {
                 if taxi::cost(geo, pos.board(), mv) > pos.cash(pos.turn()) {
                     return Some(false);
                 }
-                if taxi::attacks_affordable(geo, pos, taxi) {
-                    movegen::is_legal(geo, pos, mv)
-                } else {
-                    let threats = taxi::AffordableAttack::against_mover(pos, taxi);
-                    movegen::is_legal_with(geo, pos, &threats, mv)
-                }
+                let threats = taxi::AffordableAttack::against_mover(geo, pos, taxi);
+                movegen::is_legal_with(geo, pos, &threats, mv)
             }
         };
         if !legal {
@@ -330,27 +321,25 @@ impl<T: Terrain> Game<T> {
     }
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
-        if self.rules.trapdoor.is_none() && !self.terrain.shifts() {
+        if !self.terrain.shifts() {
+            if let Some(td) = self.rules.trapdoor {
+                // Stop at the first move that passes the Trapdoor's own test (none is
+                // needed when nothing of the mover's can fall).
+                let guard = self.fall_guard(pos);
+                if guard.expiring.is_nonempty() {
+                    let mut first = FirstLegal {
+                        legal: |mv| self.trapdoor_legal(&td, pos, mv, &guard, depth),
+                        found: false,
+                    };
+                    self.generate_base(pos, &mut first);
+                    return first.found;
+                }
+            }
             let mut any = movegen::AnyMove(false);
             self.generate_base(pos, &mut any);
             return any.0;
         }
-        if let (Some(td), false) = (self.rules.trapdoor, self.terrain.shifts()) {
-            // Stop at the first move that passes the Trapdoor's own test (none is
-            // needed when nothing of the mover's can fall).
-            let guard = self.fall_guard(pos);
-            if guard.expiring.is_empty() {
-                let mut any = movegen::AnyMove(false);
-                self.generate_base(pos, &mut any);
-                return any.0;
-            }
-            let mut first = FirstLegal {
-                legal: |mv| self.trapdoor_legal(&td, pos, mv, &guard, depth),
-                found: false,
-            };
-            self.generate_base(pos, &mut first);
-            return first.found;
-        }
+        // Aftershocks: listed, then judged one by one.
         let mut moves = MoveList::new();
         self.base_moves(pos, &mut moves);
         match self.rules.trapdoor {

@@ -2,10 +2,11 @@
 //! check is only an attack the attacker can afford on its next turn. The order of a
 //! move's events is `game`'s; here are the prices and the affordable attack.
 
+use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Geometry;
-use crate::movegen::{MoveSink, Threats};
+use crate::movegen::{EveryAttack, MoveSink, Threats};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -63,7 +64,7 @@ pub fn movement_cost<G: Geometry>(geo: &G, role: Role, from: Square, to: Square)
 }
 
 /// The full price of a legal move (rules.md 2.1).
-#[inline]
+#[inline(always)]
 pub fn cost<G: Geometry>(geo: &G, board: &Board, mv: Move) -> u32 {
     if mv.kind == MoveKind::Normal {
         // Most moves: travel, and the fee when something is captured.
@@ -101,18 +102,25 @@ pub fn cost<G: Geometry>(geo: &G, board: &Board, mv: Move) -> u32 {
 }
 
 /// Under Taxi a king is only threatened by a capture its enemy can pay for with
-/// `budget` (rules.md 2.2): the legal generator's notion of check when the enemy
-/// cannot pay for every ride.
+/// `budget` (rules.md 2.2): the legal generator's notion of check. When the budget
+/// pays for any ride or leap, every attack counts, as in FIDE.
 pub struct AffordableAttack {
-    pub budget: u32,
+    budget: u32,
+    /// The budget pays for every attack.
+    every: bool,
 }
 
 impl AffordableAttack {
-    /// The threats to the side to move's king: the opponent's budget on its next turn.
-    pub fn against_mover(pos: &Position, taxi: &Taxi) -> AffordableAttack {
+    pub fn new<G: Geometry>(geo: &G, budget: u32) -> AffordableAttack {
         AffordableAttack {
-            budget: next_turn_budget(pos, !pos.turn(), taxi),
+            budget,
+            every: pays_any_travel(geo, budget),
         }
+    }
+
+    /// The threats to the side to move's king: the opponent's budget on its next turn.
+    pub fn against_mover<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> AffordableAttack {
+        AffordableAttack::new(geo, next_turn_budget(pos, !pos.turn(), taxi))
     }
 }
 
@@ -122,6 +130,9 @@ impl<G: Geometry> Threats<G> for AffordableAttack {
     /// within `budget` of `sq`).
     #[inline(always)]
     fn counting(&self, geo: &G, board: &Board, sq: Square, attackers: Bitboard) -> Bitboard {
+        if self.every {
+            return attackers;
+        }
         let knights = board.by_role(Role::Knight);
         let riders = attackers & (geo.rides_within(sq, self.budget) - knights);
         if self.budget >= 2 {
@@ -129,6 +140,15 @@ impl<G: Geometry> Threats<G> for AffordableAttack {
         } else {
             riders
         }
+    }
+
+    #[inline(always)]
+    fn attacked(&self, geo: &G, board: &Board, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        if self.every {
+            return EveryAttack.attacked(geo, board, sq, by, occupied);
+        }
+        self.counting(geo, board, sq, attackers(geo, board, sq, by, occupied))
+            .is_nonempty()
     }
 }
 
@@ -143,13 +163,14 @@ pub fn in_check<G: Geometry>(geo: &G, pos: &Position, color: Color, taxi: &Taxi)
     let Some(k) = pos.board().king(color) else {
         return false;
     };
-    let budget = next_turn_budget(pos, !color, taxi);
-    if pays_any_travel(geo, budget) {
-        // Every attack is affordable.
-        return crate::attacks::is_attacked(geo, pos.board(), k, !color, pos.board().occupied());
-    }
     let board = pos.board();
-    AffordableAttack { budget }.attacked(geo, board, k, !color, board.occupied())
+    AffordableAttack::new(geo, next_turn_budget(pos, !color, taxi)).attacked(
+        geo,
+        board,
+        k,
+        !color,
+        board.occupied(),
+    )
 }
 
 /// Whether `amount` pays for any move that captures and promotes nothing: the longest
@@ -235,8 +256,12 @@ impl<'a, G: Geometry, S: MoveSink> Affordable<'a, G, S> {
             quiet & self.geo.rides_within(from, self.cash)
         };
         for to in targets & occupied {
-            // A capture: travel and the towing fee.
-            if movement_cost(self.geo, role, from, to) + towing_fee(to) <= self.cash {
+            if cost(
+                self.geo,
+                self.board,
+                Move::new(role, from, to, MoveKind::Normal),
+            ) <= self.cash
+            {
                 paid.set(to);
             }
         }
@@ -264,11 +289,7 @@ impl<G: Geometry, S: MoveSink> MoveSink for Affordable<'_, G, S> {
     }
     #[inline(always)]
     fn special(&mut self, mv: Move) {
-        let price = match mv.kind {
-            MoveKind::DoublePush => self.geo.ride_length(mv.from, mv.to),
-            _ => cost(self.geo, self.board, mv),
-        };
-        if price <= self.cash {
+        if cost(self.geo, self.board, mv) <= self.cash {
             self.inner.special(mv);
         }
     }
