@@ -17,7 +17,7 @@ use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::Role;
-use order::{CheckCandidates, CheckInfo};
+use order::{CheckCandidates, CheckInfo, Flights};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -245,16 +245,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
-            let (flights, vanishing) = if candidates.len() > 1 {
+            let flights = if candidates.len() > 1 {
                 self.flights(pos)
             } else {
-                (Bitboard::EMPTY, Bitboard::EMPTY)
-            };
-            let keeps_a_flight = |mv: Move| {
-                flights.is_nonempty() && order::keeps_a_flight(geo, pos, flights, mv, vanishing)
+                Flights::default()
             };
             let mates = |mv: Move| {
-                if keeps_a_flight(mv) {
+                if flights.kept_by(geo, pos, mv) {
                     return false;
                 }
                 if let Some(taxi) = taxi_only {
@@ -295,11 +292,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
         let mut moves = MoveList::new();
         self.game.legal_moves_into(pos, &mut moves);
-        let (flights, vanishing) = self.flights(pos);
+        let flights = self.flights(pos);
         for &mv in moves.iter() {
-            if flights.is_nonempty() && order::keeps_a_flight(geo, pos, flights, mv, vanishing) {
-                // The defender's king keeps a legal step: no mate, and a king that
-                // steps does not fall.
+            if flights.kept_by(geo, pos, mv) {
                 continue;
             }
             let played = self.game.play(pos, mv);
@@ -323,35 +318,41 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         Ok(false)
     }
 
-    /// For the attacker's last move: the defender's king steps that no man covers now
-    /// and the men that may vanish before or as it steps (see `order::free_flights`).
-    /// A move that keeps one of them free (`order::keeps_a_flight`) cannot win: the
-    /// defender has a legal king step, so it is not mated, and a king that steps does
-    /// not fall. Under Taxi the step must be affordable; under Taxi with Trapdoor, or
-    /// with aftershocks (which move the board), no flight is claimed.
-    pub(crate) fn flights(&self, pos: &Position) -> (Bitboard, Bitboard) {
-        let none = (Bitboard::EMPTY, Bitboard::EMPTY);
+    /// The defender's flights for the attacker's last move (`order::Flights`): under
+    /// Taxi only the steps the defender can pay for; none under Taxi with Trapdoor, or
+    /// with aftershocks (which move the board).
+    pub(crate) fn flights(&self, pos: &Position) -> Flights {
         if self.game.terrain.shifts() {
-            return none;
+            return Flights::default();
         }
         let geo = self.game.geo(pos);
+        let free = || order::free_flights(geo, pos);
         match (&self.game.rules.taxi, self.game.rules.trapdoor) {
-            (None, None) => (order::free_flights(geo, pos), Bitboard::EMPTY),
-            (None, Some(_)) => {
-                let vanishing = pos.timers().ticking();
-                (order::free_flights(geo, pos), vanishing)
-            }
+            (None, None) => Flights {
+                free: free(),
+                vanishing: Bitboard::EMPTY,
+            },
+            (None, Some(_)) => Flights {
+                free: free(),
+                vanishing: pos.timers().ticking(),
+            },
             (Some(taxi), None) => match pos.board().king(!pos.turn()) {
                 Some(king) => {
-                    let free = order::free_flights(geo, pos);
                     let budget = crate::taxi::next_turn_budget(pos, !pos.turn(), taxi);
-                    let steps =
-                        crate::taxi::affordable_king_steps(geo, pos.board(), king, free, budget);
-                    (steps, Bitboard::EMPTY)
+                    Flights {
+                        free: crate::taxi::affordable_king_steps(
+                            geo,
+                            pos.board(),
+                            king,
+                            free(),
+                            budget,
+                        ),
+                        vanishing: Bitboard::EMPTY,
+                    }
                 }
-                None => none,
+                None => Flights::default(),
             },
-            (Some(_), Some(_)) => none,
+            (Some(_), Some(_)) => Flights::default(),
         }
     }
 

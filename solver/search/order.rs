@@ -223,6 +223,24 @@ impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
     }
 }
 
+/// For the attacker's last move: the defender's free flights and the men that may
+/// vanish before or as its king steps (under Trapdoor the ticking men). A move that
+/// keeps a flight free cannot win: the king has a legal step, so it is not mated, and
+/// a king that steps does not fall.
+#[derive(Copy, Clone, Default)]
+pub struct Flights {
+    pub free: Bitboard,
+    pub vanishing: Bitboard,
+}
+
+impl Flights {
+    /// Whether `mv` leaves one of the flights free (see `keeps_a_flight`).
+    #[inline]
+    pub fn kept_by<G: Geometry>(&self, geo: &G, pos: &Position, mv: Move) -> bool {
+        self.free.is_nonempty() && keeps_a_flight(geo, pos, self.free, mv, self.vanishing)
+    }
+}
+
 /// Flights of the defender's king (the side not to move) that no man of the side to move
 /// covers now, judged with the king off the board as it would stand on the flight.
 pub fn free_flights<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {

@@ -281,14 +281,12 @@ fn best_attacks<T: Terrain>(
 ) -> SearchResult<(u32, Vec<Move>)> {
     let moves: Vec<Move> = s.game.legal_moves(pos).iter().copied().collect();
     let geo = s.game.geo(pos);
-    let (flights, vanishing) = s.flights(pos);
+    let flights = s.flights(pos);
     for n in 1..=max {
         let mut winners = Vec::new();
         for &mv in &moves {
             // A last move that leaves the king a flight cannot win.
-            let hopeless = n == 1
-                && flights.is_nonempty()
-                && super::order::keeps_a_flight(geo, pos, flights, mv, vanishing);
+            let hopeless = n == 1 && flights.kept_by(geo, pos, mv);
             if !hopeless && s.attack_with(pos, mv, n, k)? {
                 winners.push(mv);
             }
