@@ -338,8 +338,9 @@ fn generate_castling<G: Geometry, T: Threats<G>, S: MoveSink>(
 
 /// Generates every pseudo-legal move of the side to move: FIDE movement without regard
 /// to the own king's safety, and castling with king and rook at home and their paths
-/// empty (whether the king passes through an attack is the caller's question). Used by
-/// rules whose check is not FIDE check (Taxi).
+/// empty (whether the king passes through an attack is the caller's question). The
+/// starting point of a rule's move-by-move definition, against which the tests check
+/// the generator (Taxi).
 pub fn generate_pseudo<G: Geometry, S: MoveSink>(geo: &G, pos: &Position, sink: &mut S) {
     let board = pos.board();
     let us = pos.turn();

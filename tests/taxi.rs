@@ -281,6 +281,44 @@ fn taxi_moves_by_definition<G: fairysolve::geometry::Geometry>(
     legal
 }
 
+/// rules.md 2.1-2.3 on the standard board: the generator (FIDE legality plus the price
+/// when every attack is affordable; otherwise checks and pins by affordable attackers
+/// only), its count (perft's leaves) and "has a move" agree with the definition, over
+/// random games along FIDE play (so that positions stay varied) with random cash.
+#[test]
+fn taxi_generator_equals_definition() {
+    let mut rng = common::Rng(0x2545_F491_4F6C_DD1Du64);
+    let starts = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - -",
+    ];
+    let mut compared = 0;
+    for game_no in 0..120 {
+        let start = starts[game_no % starts.len()];
+        let p = problem(&format!("{start} taxi \"16 16\";"));
+        let fide = problem(start).game;
+        let mut pos = p.position;
+        for _ in 0..40 {
+            for c in fairysolve::Color::ALL {
+                pos.set_cash(c, rng.below(16) as u32);
+            }
+            let want = taxi_moves_by_definition(&fairysolve::geometry::Standard, &p.game, &pos);
+            let fen = fairysolve::fen::write_fen(&pos);
+            assert_eq!(legal(&p, &pos), want, "{fen}");
+            assert_eq!(p.game.perft(&pos, 1, true), want.len() as u64, "{fen}");
+            assert_eq!(p.game.has_legal_move(&pos), !want.is_empty(), "{fen}");
+            compared += 1;
+            let moves = fide.legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos = fide.play(&pos, moves[rng.below(moves.len())]).position;
+        }
+    }
+    assert!(compared > 3000, "{compared}");
+}
+
 /// rules.md 2.1-2.3 with 3: on displaced boards (where rides are longer or shorter than
 /// the squares' names say) the generator, its count (perft's leaves) and "has a move"
 /// agree with the definition, over random games with random cash.
