@@ -44,19 +44,13 @@ fn wins_with(game: &dyn Rulebook, pos: &Position, mv: fairysolve::moves::Move, n
 }
 
 fn oracle_keys(p: &Problem, n: u32) -> String {
-    let mut keys: Vec<String> = p
-        .game
-        .legal_moves(&p.position)
-        .iter()
-        .filter(|&&mv| wins_with(&p.game, &p.position, mv, n))
-        .map(|mv| mv.coord(false).to_string())
-        .collect();
-    keys.sort();
-    if keys.is_empty() {
-        "none".into()
-    } else {
-        keys.join(" ")
-    }
+    let keys = p.game.legal_moves(&p.position);
+    common::key_line(
+        keys.iter()
+            .copied()
+            .filter(|&mv| wins_with(&p.game, &p.position, mv, n)),
+        false,
+    )
 }
 
 /// A random placement: both kings (Black's on the edge), `extra` men (most of them

@@ -85,10 +85,14 @@ pub fn solved_keys(p: &Problem, pos: &fairysolve::Position, n: u32, threads: usi
     };
     let sol = p.game.solve(&table, pos, n, &opts, &stop, &|_, _| {});
     assert!(sol.complete());
-    let mut v: Vec<String> = sol
-        .keys
-        .iter()
-        .map(|(m, _)| m.coord(pos.is_chess960()).to_string())
+    key_line(sol.keys.iter().map(|(m, _)| *m), pos.is_chess960())
+}
+
+/// A key set as one sorted line in coordinates ("none" for no key).
+pub fn key_line(keys: impl IntoIterator<Item = fairysolve::Move>, chess960: bool) -> String {
+    let mut v: Vec<String> = keys
+        .into_iter()
+        .map(|m| m.coord(chess960).to_string())
         .collect();
     v.sort();
     if v.is_empty() {
