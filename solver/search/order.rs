@@ -355,7 +355,7 @@ mod tests {
         assert!(kept > 10_000 && lost > 10_000, "{kept} {lost}");
     }
 
-    /// Under Trapdoor (T = 1 and 2, both orders of events): a move that keeps a flight,
+    /// Under Trapdoor (rules.md 1.5, T = 1 and 2, both orders of events): a move that keeps a flight,
     /// judged with the ticking men off the board, does not mate, and after it the
     /// defender has a legal king move that does not let its king fall.
     #[test]
