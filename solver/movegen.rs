@@ -25,6 +25,12 @@ pub trait MoveSink {
     fn done(&self) -> bool {
         false
     }
+    /// The king steps from `king` this sink may keep (a superset of what it keeps): the
+    /// generator tests only those for safety, the costly part of a king's moves.
+    #[inline(always)]
+    fn king_steps_wanted(&self, _king: Square) -> Bitboard {
+        Bitboard::FULL
+    }
 }
 
 /// A sink lent to a filter in front of it (such as Taxi's price).
@@ -44,6 +50,10 @@ impl<S: MoveSink + ?Sized> MoveSink for &mut S {
     #[inline(always)]
     fn done(&self) -> bool {
         (**self).done()
+    }
+    #[inline(always)]
+    fn king_steps_wanted(&self, king: Square) -> Bitboard {
+        (**self).king_steps_wanted(king)
     }
 }
 
@@ -218,7 +228,7 @@ pub fn generate_with<G: Geometry, T: Threats<G>, S: MoveSink>(
     // King steps: judged with the king off the board, so it cannot hide behind itself.
     let without_king = occupied.without(king);
     let mut king_targets = Bitboard::EMPTY;
-    for to in geo.king_attacks(king) - ours {
+    for to in (geo.king_attacks(king) - ours) & sink.king_steps_wanted(king) {
         if !threats.attacked(geo, board, to, them, without_king) {
             king_targets.set(to);
         }

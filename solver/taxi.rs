@@ -297,6 +297,10 @@ impl<G: Geometry, S: MoveSink> MoveSink for Affordable<'_, G, S> {
     fn done(&self) -> bool {
         self.inner.done()
     }
+    #[inline(always)]
+    fn king_steps_wanted(&self, king: Square) -> Bitboard {
+        self.inner.king_steps_wanted(king)
+    }
 }
 
 #[cfg(test)]

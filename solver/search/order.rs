@@ -221,6 +221,11 @@ impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
     fn special(&mut self, mv: Move) {
         self.out.push(mv);
     }
+    /// The king gives check only by discovery: its steps are worth testing only then.
+    #[inline(always)]
+    fn king_steps_wanted(&self, king: Square) -> Bitboard {
+        self.checking_targets(Role::King, king, Bitboard::FULL)
+    }
 }
 
 /// For the attacker's last move: the defender's free flights and the men that may
@@ -311,6 +316,62 @@ mod tests {
         }
         fn pawn(&mut self, _: Square, _: Bitboard, _: Bitboard) {}
         fn special(&mut self, _: Move) {}
+    }
+
+    /// `CheckCandidates` keeps every legal move that gives check, and of the ordinary
+    /// moves only those (the attacker's last move relies on both), over random games
+    /// with kings and other men that give check by discovery.
+    #[test]
+    fn check_candidates_are_the_checking_moves() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut checks, mut quiet) = (0, 0);
+        for start in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/4K3/8/8/4R3 w - - 0 1",
+            "7k/8/8/8/3K4/8/1Q6/q3r3 w - - 0 1",
+            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+        ] {
+            for _ in 0..60 {
+                let mut pos = parse_fen(start).unwrap();
+                for _ in 0..50 {
+                    let moves = legal_moves(&Standard, &pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let info = CheckInfo::new(&Standard, &pos);
+                    let mut candidates = MoveList::new();
+                    crate::movegen::generate(
+                        &Standard,
+                        &pos,
+                        &mut CheckCandidates {
+                            geo: &Standard,
+                            info: &info,
+                            out: &mut candidates,
+                        },
+                    );
+                    for &mv in moves.iter() {
+                        let mut after = pos;
+                        after.play_board(&Standard, mv);
+                        let check = crate::movegen::king_attacked(&Standard, &after, after.turn());
+                        let fen = crate::fen::write_fen(&pos);
+                        if check {
+                            checks += 1;
+                            assert!(candidates.contains(&mv), "{mv:?} in {fen}");
+                        } else if mv.kind == MoveKind::Normal {
+                            quiet += 1;
+                            assert!(!candidates.contains(&mv), "{mv:?} in {fen}");
+                        }
+                        assert_eq!(
+                            info.gives_check(&Standard, &pos, mv),
+                            check,
+                            "{mv:?} in {fen}"
+                        );
+                    }
+                    pos.play_board(&Standard, moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(checks > 2_000 && quiet > 20_000, "{checks} {quiet}");
     }
 
     /// `keeps_a_flight` never claims a flight that the king cannot take: over random
