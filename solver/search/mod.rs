@@ -12,7 +12,7 @@ pub mod solution;
 pub mod tt;
 
 use crate::bitboard::Bitboard;
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, Played};
 use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -170,12 +170,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let mut moves = MoveList::new();
         self.game.legal_moves_into(pos, &mut moves);
         order::sort_attacks(self.game, pos, &mut moves, hint, k.attack[n as usize & 31]);
-        for &mv in moves.iter() {
-            if self.attack_with(pos, mv, n, k)? {
-                k.attack[n as usize & 31] = Some(mv);
-                self.tt.store(key, Some(n as u8), None, order::pack(mv));
-                return Ok(true);
-            }
+        let winner = self.first_child(pos, moves.as_slice(), true, |mv, played| {
+            Ok(self.played_wins(played, n, k)?.then_some(mv))
+        })?;
+        if let Some(mv) = winner {
+            k.attack[n as usize & 31] = Some(mv);
+            self.tt.store(key, Some(n as u8), None, order::pack(mv));
+            return Ok(true);
         }
         self.tt.store(key, None, Some(n as u8), 0);
         Ok(false)
@@ -189,12 +190,58 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         n: u32,
         k: &mut Killers,
     ) -> SearchResult<bool> {
-        let played = self.game.play(pos, mv);
+        self.played_wins(&self.game.play(pos, mv), n, k)
+    }
+
+    /// Whether the attacker's move that gave `played` wins within `n` (itself included).
+    #[inline]
+    fn played_wins(&self, played: &Played, n: u32, k: &mut Killers) -> SearchResult<bool> {
         match played.outcome {
             Some(Outcome::Mate) => Ok(true),
             Some(Outcome::KingFell) => Ok(false),
             None => self.defend(&played.position, n, k),
         }
+    }
+
+    /// The first of `moves` (in order) for which `visit`, given the move and its result,
+    /// answers `Some`. With `prefetch` the moves are played one ahead of their visit and
+    /// the table entry of each result is fetched meanwhile: most probes miss the cache,
+    /// and waiting for them was a large part of the time.
+    #[inline(always)]
+    fn first_child<R>(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        prefetch: bool,
+        mut visit: impl FnMut(Move, &Played) -> SearchResult<Option<R>>,
+    ) -> SearchResult<Option<R>> {
+        if !prefetch {
+            for &mv in moves {
+                if let Some(r) = visit(mv, &self.game.play(pos, mv))? {
+                    return Ok(Some(r));
+                }
+            }
+            return Ok(None);
+        }
+        let Some(&first) = moves.first() else {
+            return Ok(None);
+        };
+        let played = |mv: Move| {
+            let p = self.game.play(pos, mv);
+            self.tt.prefetch(p.position.hash() ^ self.salt);
+            p
+        };
+        // Two slots, written in place: a played position is too large to move around.
+        let mut slots = [played(first); 2];
+        for (i, &mv) in moves.iter().enumerate() {
+            if let Some(&following) = moves.get(i + 1) {
+                slots[(i + 1) & 1] = played(following);
+            }
+            if let Some(r) = visit(mv, &slots[i & 1])? {
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
     }
 
     /// The attacker's last move: only a mate, or a move after which every defence lets
@@ -456,14 +503,16 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         {
             return self.defend_parallel(pos, n, key, ordered, k);
         }
-        for &mv in ordered {
-            if !self.defence_loses(pos, mv, n, k)? {
-                k.defence[n as usize & 31] = Some(mv);
-                if n >= TT_MIN_DEFENCE_DEPTH {
-                    self.tt.store(key, None, Some(n as u8), order::pack(mv));
-                }
-                return Ok(false);
+        // Below depth 3 the children skip the table: nothing to fetch ahead.
+        let refutation = self.first_child(pos, ordered, n >= 3, |mv, played| {
+            Ok((!self.played_loses(played, n, k)?).then_some(mv))
+        })?;
+        if let Some(mv) = refutation {
+            k.defence[n as usize & 31] = Some(mv);
+            if n >= TT_MIN_DEFENCE_DEPTH {
+                self.tt.store(key, None, Some(n as u8), order::pack(mv));
             }
+            return Ok(false);
         }
         if n >= TT_MIN_DEFENCE_DEPTH {
             self.tt.store(key, Some(n as u8), None, 0);
@@ -480,7 +529,12 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         n: u32,
         k: &mut Killers,
     ) -> SearchResult<bool> {
-        let played = self.game.play(pos, mv);
+        self.played_loses(&self.game.play(pos, mv), n, k)
+    }
+
+    /// Whether the defence that gave `played` loses within `n` attacker moves.
+    #[inline]
+    fn played_loses(&self, played: &Played, n: u32, k: &mut Killers) -> SearchResult<bool> {
         match played.outcome {
             Some(Outcome::KingFell) => Ok(true),
             Some(Outcome::Mate) => Ok(false),

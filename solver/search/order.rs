@@ -1,7 +1,7 @@
 //! Move ordering for the solver and the cheap check test of the attacker's last move.
 //! Ordering only changes how soon a proof is found, never what is proved.
 
-use crate::attacks::{is_attacked, piece_attacks};
+use crate::attacks::{attacked_within, piece_attacks};
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Geometry, Terrain};
@@ -254,10 +254,8 @@ pub fn free_flights<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
     let Some(king) = board.king(!us) else {
         return Bitboard::EMPTY;
     };
-    let occupied = board.occupied().without(king);
-    (geo.king_attacks(king) - board.by_color(!us))
-        .filter(|&f| !is_attacked(geo, board, f, us, occupied))
-        .fold(Bitboard::EMPTY, |b, f| b.with(f))
+    let ring = geo.king_attacks(king) - board.by_color(!us);
+    ring - attacked_within(geo, board, us, board.occupied().without(king), ring)
 }
 
 /// Whether after the ordinary move `mv` one of the free `flights` is still free, so that

@@ -96,6 +96,22 @@ impl Table {
         (check ^ data == key).then(|| Bounds::unpack(data))
     }
 
+    /// Starts loading the entry of `key` into the cache, for a probe soon after.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let i = (key as usize & self.mask) * 2;
+            // SAFETY: `i` is within the allocation; a prefetch never faults.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(self.words.as_ptr().add(i) as *const i8);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Merges a new proof into the entry of `key` (or replaces another position's).
     #[inline]
     pub fn store(&self, key: u64, win: Option<u8>, fail: Option<u8>, hint: u16) {
