@@ -501,12 +501,19 @@ pub fn is_legal_with<G: Geometry, T: Threats<G>>(
     if !reachable.contains(mv.to) {
         return false;
     }
-    let mut after = *pos;
-    after.play_board(geo, mv);
-    let board = after.board();
-    board
-        .king(us)
-        .is_none_or(|k| !threats.attacked(geo, board, k, !us, board.occupied()))
+    // The king's safety after the move, judged on the board before it: the mover's
+    // squares swapped in the occupancy, a man captured on `to` no longer attacking.
+    let king = match mv.role {
+        Role::King => mv.to,
+        _ => match board.king(us) {
+            Some(k) => k,
+            None => return true,
+        },
+    };
+    let to = Bitboard::from_square(mv.to);
+    let occupied_after = occupied.without(mv.from) | to;
+    let checkers = attackers(geo, board, king, !us, occupied_after) - to;
+    threats.counting(geo, board, king, checkers).is_empty()
 }
 
 /// All FIDE-legal moves of the side to move.

@@ -101,35 +101,36 @@ impl CheckInfo {
 
 /// Puts the moves with the highest priority first, keeping generation order within a
 /// priority, so the order is the same on every run and thread. Priorities are small
-/// (0..=3), so this is a few linear passes, no sort.
+/// (0..=3): a counting sort, one pass to rank and one to place.
 #[inline]
 fn order_by_priority(moves: &mut MoveList, priority: impl Fn(Move) -> u8) {
-    let n = moves.len();
+    const LEVELS: usize = 4;
     let mut prio = [0u8; 256];
-    let mut max = 0;
+    let mut count = [0usize; LEVELS];
     for (i, &mv) in moves.iter().enumerate() {
-        prio[i] = priority(mv);
-        max = max.max(prio[i]);
+        let p = priority(mv).min(LEVELS as u8 - 1);
+        prio[i] = p;
+        count[p as usize] += 1;
     }
-    if max == 0 {
+    if count[0] == moves.len() {
         return;
     }
-    let original: MoveList = {
-        let mut l = MoveList::new();
-        for &mv in moves.iter() {
-            l.push(mv);
-        }
-        l
-    };
+    // Where each priority's run starts, the highest first.
+    let mut next = [0usize; LEVELS];
+    let mut at = 0;
+    for p in (0..LEVELS).rev() {
+        next[p] = at;
+        at += count[p];
+    }
+    let mut original = MoveList::new();
+    for &mv in moves.iter() {
+        original.push(mv);
+    }
     let out = moves.as_mut_slice();
-    let mut j = 0;
-    for p in (0..=max).rev() {
-        for i in 0..n {
-            if prio[i] == p {
-                out[j] = original[i];
-                j += 1;
-            }
-        }
+    for (i, &mv) in original.iter().enumerate() {
+        let p = prio[i] as usize;
+        out[next[p]] = mv;
+        next[p] += 1;
     }
 }
 
