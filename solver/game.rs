@@ -58,6 +58,20 @@ struct FallGuard {
     leaving: Bitboard,
 }
 
+impl FallGuard {
+    /// Whether the falls after `mv` may expose the mover's king, so that the move needs
+    /// the full test. A move of another piece than the king exposes it only where the
+    /// guard says so (en passant removes a second piece, an aftershock moves the board:
+    /// both are always tried).
+    #[inline(always)]
+    fn may_expose(&self, mv: Move) -> bool {
+        mv.role == Role::King
+            || self.every_move
+            || self.leaving.contains(mv.from)
+            || matches!(mv.kind, MoveKind::EnPassant | MoveKind::Aftershock(_))
+    }
+}
+
 /// The rule modifiers of a game; all `None` is FIDE chess.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -276,7 +290,9 @@ impl<T: Terrain> Game<T> {
         if let Some(td) = self.rules.trapdoor {
             let guard = self.fall_guard(pos);
             if guard.expiring.is_nonempty() {
-                moves.retain(|&mv| self.trapdoor_legal(&td, pos, mv, &guard, 0));
+                moves.retain(|&mv| {
+                    !guard.may_expose(mv) || self.trapdoor_legal(&td, pos, mv, &guard, 0)
+                });
             }
         }
     }
@@ -328,7 +344,10 @@ impl<T: Terrain> Game<T> {
                 let guard = self.fall_guard(pos);
                 if guard.expiring.is_nonempty() {
                     let mut first = FirstLegal {
-                        legal: |mv| self.trapdoor_legal(&td, pos, mv, &guard, depth),
+                        legal: |mv| {
+                            !guard.may_expose(mv)
+                                || self.trapdoor_legal(&td, pos, mv, &guard, depth)
+                        },
                         found: false,
                     };
                     self.generate_base(pos, &mut first);
@@ -394,14 +413,7 @@ impl<T: Terrain> Game<T> {
         if expiring.is_empty() {
             return true;
         }
-        // A move of another piece than the king exposes it only where the guard says so
-        // (en passant removes a second piece and is always tried on the board).
-        if mv.role != Role::King
-            && !mv.is_aftershock()
-            && mv.kind != crate::moves::MoveKind::EnPassant
-            && !guard.every_move
-            && !guard.leaving.contains(mv.from)
-        {
+        if !guard.may_expose(mv) {
             return true;
         }
         // A fall can only expose the king by opening a line to it: with no falling piece
