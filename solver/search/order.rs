@@ -317,59 +317,74 @@ mod tests {
         fn special(&mut self, _: Move) {}
     }
 
+    /// Calls `visit` with every position (and its legal moves) of `games` random games
+    /// of at most `plies` moves from each start.
+    fn random_positions(
+        seed: u64,
+        starts: &[&str],
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&Position, &MoveList),
+    ) {
+        let mut rng = Rng(seed);
+        for start in starts {
+            for _ in 0..games {
+                let mut pos = parse_fen(start).unwrap();
+                for _ in 0..plies {
+                    let moves = legal_moves(&Standard, &pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    visit(&pos, &moves);
+                    pos.play_board(&Standard, moves[rng.below(moves.len())]);
+                }
+            }
+        }
+    }
+
     /// `CheckCandidates` keeps every legal move that gives check, and of the ordinary
     /// moves only those (the attacker's last move relies on both), over random games
     /// with kings and other men that give check by discovery.
     #[test]
     fn check_candidates_are_the_checking_moves() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let (mut checks, mut quiet) = (0, 0);
-        for start in [
+        let starts = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "4k3/8/8/8/4K3/8/8/4R3 w - - 0 1",
             "7k/8/8/8/3K4/8/1Q6/q3r3 w - - 0 1",
             "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
-        ] {
-            for _ in 0..60 {
-                let mut pos = parse_fen(start).unwrap();
-                for _ in 0..50 {
-                    let moves = legal_moves(&Standard, &pos);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let info = CheckInfo::new(&Standard, &pos);
-                    let mut candidates = MoveList::new();
-                    crate::movegen::generate(
-                        &Standard,
-                        &pos,
-                        &mut CheckCandidates {
-                            geo: &Standard,
-                            info: &info,
-                            out: &mut candidates,
-                        },
-                    );
-                    for &mv in moves.iter() {
-                        let mut after = pos;
-                        after.play_board(&Standard, mv);
-                        let check = crate::movegen::king_attacked(&Standard, &after, after.turn());
-                        let fen = crate::fen::write_fen(&pos);
-                        if check {
-                            checks += 1;
-                            assert!(candidates.contains(&mv), "{mv:?} in {fen}");
-                        } else if mv.kind == MoveKind::Normal {
-                            quiet += 1;
-                            assert!(!candidates.contains(&mv), "{mv:?} in {fen}");
-                        }
-                        assert_eq!(
-                            info.gives_check(&Standard, &pos, mv),
-                            check,
-                            "{mv:?} in {fen}"
-                        );
-                    }
-                    pos.play_board(&Standard, moves[rng.below(moves.len())]);
+        ];
+        random_positions(0x9E37_79B9_7F4A_7C15, &starts, 60, 50, |pos, moves| {
+            let info = CheckInfo::new(&Standard, pos);
+            let mut candidates = MoveList::new();
+            crate::movegen::generate(
+                &Standard,
+                pos,
+                &mut CheckCandidates {
+                    geo: &Standard,
+                    info: &info,
+                    out: &mut candidates,
+                },
+            );
+            for &mv in moves.iter() {
+                let mut after = *pos;
+                after.play_board(&Standard, mv);
+                let check = crate::movegen::king_attacked(&Standard, &after, after.turn());
+                let fen = crate::fen::write_fen(pos);
+                if check {
+                    checks += 1;
+                    assert!(candidates.contains(&mv), "{mv:?} in {fen}");
+                } else if mv.kind == MoveKind::Normal {
+                    quiet += 1;
+                    assert!(!candidates.contains(&mv), "{mv:?} in {fen}");
                 }
+                assert_eq!(
+                    info.gives_check(&Standard, pos, mv),
+                    check,
+                    "{mv:?} in {fen}"
+                );
             }
-        }
+        });
         assert!(checks > 2_000 && quiet > 20_000, "{checks} {quiet}");
     }
 
@@ -377,41 +392,28 @@ mod tests {
     /// games, after every ordinary move it accepts, the king has a legal move.
     #[test]
     fn a_kept_flight_is_a_legal_king_move() {
-        let mut rng = Rng(0x5851_F42D_4C95_7F2D);
         let (mut kept, mut lost) = (0, 0);
-        for start in [
+        let starts = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
-        ] {
-            for _ in 0..100 {
-                let mut pos = parse_fen(start).unwrap();
-                for _ in 0..60 {
-                    let moves = legal_moves(&Standard, &pos);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let flights = free_flights(&Standard, &pos);
-                    for &mv in moves.iter() {
-                        if keeps_a_flight(&Standard, &pos, flights, mv, Bitboard::EMPTY) {
-                            let mut after = pos;
-                            after.play_board(&Standard, mv);
-                            let mut king = KingMoves(Bitboard::EMPTY);
-                            crate::movegen::generate(&Standard, &after, &mut king);
-                            assert!(
-                                king.0.is_nonempty(),
-                                "{mv:?} in {}",
-                                crate::fen::write_fen(&pos)
-                            );
-                            kept += 1;
-                        } else {
-                            lost += 1;
-                        }
-                    }
-                    pos.play_board(&Standard, moves[rng.below(moves.len())]);
+        ];
+        random_positions(0x5851_F42D_4C95_7F2D, &starts, 100, 60, |pos, moves| {
+            let flights = free_flights(&Standard, pos);
+            for &mv in moves.iter() {
+                if keeps_a_flight(&Standard, pos, flights, mv, Bitboard::EMPTY) {
+                    let mut after = *pos;
+                    after.play_board(&Standard, mv);
+                    let mut king = KingMoves(Bitboard::EMPTY);
+                    crate::movegen::generate(&Standard, &after, &mut king);
+                    let fen = crate::fen::write_fen(pos);
+                    assert!(king.0.is_nonempty(), "{mv:?} in {fen}");
+                    kept += 1;
+                } else {
+                    lost += 1;
                 }
             }
-        }
+        });
         assert!(kept > 10_000 && lost > 10_000, "{kept} {lost}");
     }
 
