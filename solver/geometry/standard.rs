@@ -123,41 +123,43 @@ const fn line_table() -> [[u64; 64]; 64] {
     table
 }
 
+/// The king steps between a and b (the length of a ride between them).
+const fn king_distance(a: usize, b: usize) -> u8 {
+    let df = ((a % 8) as i32 - (b % 8) as i32).abs();
+    let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
+    (if df > dr { df } else { dr }) as u8
+}
+
 /// `[n][sq]`: the squares at most n king steps from sq (n = 0..7).
 const fn ball_table() -> [[u64; 64]; 8] {
     let mut table = [[0u64; 64]; 8];
-    let mut n = 0;
-    while n < 8 {
-        let mut a = 0;
-        while a < 64 {
-            let mut b: usize = 0;
-            while b < 64 {
-                let df = (a % 8) as i32 - (b % 8) as i32;
-                let dr = (a / 8) as i32 - (b / 8) as i32;
-                if df.abs() <= n as i32 && dr.abs() <= n as i32 {
-                    table[n][a] |= 1u64 << b;
-                }
-                b += 1;
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            // b lies in every ball around a from its distance on.
+            let mut n = king_distance(a, b) as usize;
+            while n < 8 {
+                table[n][a] |= 1u64 << b;
+                n += 1;
             }
-            a += 1;
+            b += 1;
         }
-        n += 1;
+        a += 1;
     }
     table
 }
 
 static BALL: [[u64; 64]; 8] = ball_table();
 
-/// `[a][b]`: the king steps between a and b (the length of a ride between them).
+/// `[a][b]`: `king_distance(a, b)`.
 const fn distance_table() -> [[u8; 64]; 64] {
     let mut table = [[0u8; 64]; 64];
     let mut a = 0;
     while a < 64 {
         let mut b = 0;
         while b < 64 {
-            let df = ((a % 8) as i32 - (b % 8) as i32).abs();
-            let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
-            table[a][b] = if df > dr { df } else { dr } as u8;
+            table[a][b] = king_distance(a, b);
             b += 1;
         }
         a += 1;
@@ -230,6 +232,29 @@ impl Geometry for Standard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A ride's length is the king distance (rules.md 2.1 prices a ride by the squares
+    /// travelled, a king step 1 and a rook a1-a8 7), and `rides_within` holds exactly the squares that close.
+    #[test]
+    fn ride_lengths_are_king_distances() {
+        for a in (0..64).map(Square::new) {
+            for b in (0..64).map(Square::new) {
+                let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
+                let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
+                let length = df.max(dr);
+                assert_eq!(Standard.ride_length(a, b), length, "{a} {b}");
+                for n in 0..10 {
+                    assert_eq!(
+                        Standard.rides_within(a, n).contains(b),
+                        length <= n,
+                        "{a} {b} {n}"
+                    );
+                }
+            }
+        }
+        assert_eq!(Standard.ride_length(Square::A1, Square::H8), 7);
+        assert_eq!(Standard.rides_within(Square::E4, 1).count(), 9);
+    }
 
     #[test]
     fn rook_on_a1_sees_the_first_blocker() {
