@@ -27,15 +27,7 @@ impl<F: FnMut(Move) -> bool> MoveSink for FirstLegal<F> {
         }
     }
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
-        for to in targets {
-            if promo.contains(to) {
-                for role in Role::PROMOTIONS {
-                    self.special(Move::new(Role::Pawn, from, to, MoveKind::Promotion(role)));
-                }
-            } else {
-                self.special(Move::new(Role::Pawn, from, to, MoveKind::Normal));
-            }
-        }
+        movegen::pawn_moves(from, targets, promo, |mv| self.special(mv));
     }
     fn special(&mut self, mv: Move) {
         if !self.found {

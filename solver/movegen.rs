@@ -89,19 +89,26 @@ impl MoveSink for MoveList {
     }
     #[inline(always)]
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
-        for to in targets {
-            if promo.contains(to) {
-                for role in Role::PROMOTIONS {
-                    self.push(Move::new(Role::Pawn, from, to, MoveKind::Promotion(role)));
-                }
-            } else {
-                self.push(Move::new(Role::Pawn, from, to, MoveKind::Normal));
-            }
-        }
+        pawn_moves(from, targets, promo, |mv| self.push(mv));
     }
     #[inline(always)]
     fn special(&mut self, mv: Move) {
         self.push(mv);
+    }
+}
+
+/// The moves a sink's `pawn` stands for: a step or capture to each target, four
+/// promotions on each target of `promo`.
+#[inline(always)]
+pub fn pawn_moves(from: Square, targets: Bitboard, promo: Bitboard, mut each: impl FnMut(Move)) {
+    for to in targets {
+        if promo.contains(to) {
+            for role in Role::PROMOTIONS {
+                each(Move::new(Role::Pawn, from, to, MoveKind::Promotion(role)));
+            }
+        } else {
+            each(Move::new(Role::Pawn, from, to, MoveKind::Normal));
+        }
     }
 }
 
