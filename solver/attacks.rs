@@ -93,44 +93,32 @@ pub fn piece_attacks<G: Geometry>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::parse_fen;
     use crate::geometry::Standard;
-    use crate::movegen::legal_moves;
-    use crate::test_rng::Rng;
+    use crate::test_games::random_positions;
     use crate::types::Color;
 
     /// `attacked_within` answers as `is_attacked` does square by square, for every
     /// mask and occupancy it is asked with (a king's ring, the king lifted off).
     #[test]
     fn attacked_within_equals_asking_each_square() {
-        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
         let mut attacked = 0;
-        for _ in 0..200 {
-            let mut pos =
-                parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-                    .unwrap();
-            for _ in 0..40 {
-                let board = pos.board();
-                for by in [Color::White, Color::Black] {
-                    let Some(king) = board.king(!by) else {
-                        continue;
-                    };
-                    let occupied = board.occupied().without(king);
-                    for mask in [Standard.king_attacks(king), Bitboard::FULL] {
-                        let each = mask
-                            .filter(|&s| is_attacked(&Standard, board, s, by, occupied))
-                            .fold(Bitboard::EMPTY, |b, s| b.with(s));
-                        assert_eq!(attacked_within(&Standard, board, by, occupied, mask), each);
-                        attacked += each.count();
-                    }
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        random_positions(0xD1B5_4A32_D192_ED03, &[kiwipete], 200, 40, |pos, _| {
+            let board = pos.board();
+            for by in [Color::White, Color::Black] {
+                let Some(king) = board.king(!by) else {
+                    continue;
+                };
+                let occupied = board.occupied().without(king);
+                for mask in [Standard.king_attacks(king), Bitboard::FULL] {
+                    let each = mask
+                        .filter(|&s| is_attacked(&Standard, board, s, by, occupied))
+                        .fold(Bitboard::EMPTY, |b, s| b.with(s));
+                    assert_eq!(attacked_within(&Standard, board, by, occupied, mask), each);
+                    attacked += each.count();
                 }
-                let moves = legal_moves(&Standard, &pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_board(&Standard, moves[rng.below(moves.len())]);
             }
-        }
+        });
         assert!(attacked > 10_000, "{attacked}");
     }
 }

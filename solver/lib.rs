@@ -27,6 +27,8 @@ pub mod search;
 pub mod setup;
 pub mod taxi;
 #[cfg(test)]
+mod test_games;
+#[cfg(test)]
 mod test_rng;
 pub mod trapdoor;
 pub mod types;

@@ -301,7 +301,8 @@ mod tests {
     use super::*;
     use crate::fen::parse_fen;
     use crate::geometry::Standard;
-    use crate::movegen::{legal_moves, MoveSink};
+    use crate::movegen::MoveSink;
+    use crate::test_games::random_positions;
     use crate::test_rng::Rng;
 
     /// Collects the king's moves only.
@@ -315,31 +316,6 @@ mod tests {
         }
         fn pawn(&mut self, _: Square, _: Bitboard, _: Bitboard) {}
         fn special(&mut self, _: Move) {}
-    }
-
-    /// Calls `visit` with every position (and its legal moves) of `games` random games
-    /// of at most `plies` moves from each start.
-    fn random_positions(
-        seed: u64,
-        starts: &[&str],
-        games: usize,
-        plies: usize,
-        mut visit: impl FnMut(&Position, &MoveList),
-    ) {
-        let mut rng = Rng(seed);
-        for start in starts {
-            for _ in 0..games {
-                let mut pos = parse_fen(start).unwrap();
-                for _ in 0..plies {
-                    let moves = legal_moves(&Standard, &pos);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    visit(&pos, &moves);
-                    pos.play_board(&Standard, moves[rng.below(moves.len())]);
-                }
-            }
-        }
     }
 
     /// `CheckCandidates` keeps every legal move that gives check, and of the ordinary
