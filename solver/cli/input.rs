@@ -48,8 +48,6 @@ fn read_source(name: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-/// Every position line of the files and the `--fen` line; read errors become items
-/// too, so no input is silently dropped. `extra_ops` are appended to `--fen`.
 /// The positions a command is given (`--fen` and FILEs, with its variant flags), or
 /// `None` after saying so when it is given none.
 pub fn command_input(
@@ -65,6 +63,8 @@ pub fn command_input(
     Some(gather(files, fen, &variants.operations()))
 }
 
+/// Every position line of the files and the `--fen` line; read errors become items
+/// too, so no input is silently dropped. `extra_ops` are appended to `--fen`.
 pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item> {
     let mut items = Vec::new();
     if let Some(fen) = fen {

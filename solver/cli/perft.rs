@@ -91,16 +91,16 @@ fn report(
 }
 
 pub fn run(args: PerftArgs) -> bool {
-    let Some(items) = command_input("perft", &args.files, args.fen.as_deref(), &args.variants)
-    else {
-        return false;
-    };
     if let Some(d) = args.depth {
         if d > MAX_DEPTH {
             eprintln!("fairysolve perft: depth {d} is above the limit {MAX_DEPTH}");
             return false;
         }
     }
+    let Some(items) = command_input("perft", &args.files, args.fen.as_deref(), &args.variants)
+    else {
+        return false;
+    };
     let mut ok = true;
     for item in &items {
         let expected: Vec<(u32, u64)> = match &item.record {

@@ -488,16 +488,16 @@ fn solve_one(
 }
 
 pub fn run(args: SolveArgs) -> bool {
-    let Some(items) = command_input("solve", &args.files, args.fen.as_deref(), &args.variants)
-    else {
-        return false;
-    };
     if let Some(t) = args.time_limit {
         if !(t.is_finite() && t > 0.0) {
             eprintln!("fairysolve solve: --time-limit must be a positive number of seconds");
             return false;
         }
     }
+    let Some(items) = command_input("solve", &args.files, args.fen.as_deref(), &args.variants)
+    else {
+        return false;
+    };
     install_interrupt_handler();
     let threads = args
         .threads
