@@ -546,6 +546,26 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
     }
 
+    /// `defend` with no attacker move left: the defender is mated, or every defence
+    /// lets its own king fall. A king that can stay (not ticking at its last move) or
+    /// step (an arrival starts its timer afresh) does not fall, so only then is every
+    /// defence played.
+    fn every_last_defence_loses(&self, pos: &Position) -> bool {
+        if !defender_king_may_fall(pos) {
+            return self.game.is_checkmated(pos);
+        }
+        let mut moves = MoveList::new();
+        self.game.legal_moves_into(pos, &mut moves);
+        if moves.is_empty() {
+            return self.game.in_check(pos);
+        }
+        let king_steps = |mv: &Move| mv.role == Role::King && !mv.is_aftershock();
+        !moves.iter().any(king_steps)
+            && moves
+                .iter()
+                .all(|&d| self.game.play(pos, d).outcome == Some(Outcome::KingFell))
+    }
+
     fn defend_parallel(
         &self,
         pos: &Position,
@@ -624,28 +644,6 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
         }
         Ok(out)
-    }
-}
-
-impl<T: Terrain> Searcher<'_, T> {
-    /// `defend` with no attacker move left: the defender is mated, or every defence
-    /// lets its own king fall. A king that can stay (not ticking at its last move) or
-    /// step (an arrival starts its timer afresh) does not fall, so only then is every
-    /// defence played.
-    fn every_last_defence_loses(&self, pos: &Position) -> bool {
-        if !defender_king_may_fall(pos) {
-            return self.game.is_checkmated(pos);
-        }
-        let mut moves = MoveList::new();
-        self.game.legal_moves_into(pos, &mut moves);
-        if moves.is_empty() {
-            return self.game.in_check(pos);
-        }
-        let king_steps = |mv: &Move| mv.role == Role::King && !mv.is_aftershock();
-        !moves.iter().any(king_steps)
-            && moves
-                .iter()
-                .all(|&d| self.game.play(pos, d).outcome == Some(Outcome::KingFell))
     }
 }
 
