@@ -16,12 +16,12 @@ use crate::game::{Game, Outcome, Played};
 use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::Role;
+use crate::types::{Color, Role};
 use order::{CheckCandidates, CheckInfo, Flights};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-use tt::Table;
+use tt::{Cash, Table};
 
 /// The search was stopped (time limit or interrupt) before it finished.
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
@@ -54,6 +54,8 @@ pub struct Searcher<'a, T: Terrain> {
     tt: &'a Table,
     /// Mixed into every key, so entries of other searches never match.
     salt: u64,
+    /// Taxi rules: table entries record the cash (`table_key`).
+    taxi: bool,
     limits: Limits<'a>,
     /// Set when the deadline passes; stops this search only.
     timed_out: AtomicBool,
@@ -109,6 +111,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         Searcher {
             game,
             salt: tt.new_search(),
+            taxi: game.rules.taxi.is_some(),
             tt,
             limits,
             timed_out: AtomicBool::new(false),
@@ -138,13 +141,41 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
     }
 
-    /// What the table proves about winning within `n` from the position of `key`: the
-    /// answer, or else a move worth trying first (0 for none).
+    /// The table's key of `pos`. Under Taxi it leaves the cash out while both amounts
+    /// fit an entry (`tt::Cash`), so that a proof serves the same position with other
+    /// cash where the answer's monotony in cash carries it.
+    #[inline(always)]
+    fn table_key(&self, pos: &Position) -> u64 {
+        let keyed_by_entry =
+            self.taxi && pos.cash(Color::White) <= Cash::MAX && pos.cash(Color::Black) <= Cash::MAX;
+        if keyed_by_entry {
+            pos.hash_without_cash() ^ self.salt
+        } else {
+            pos.hash() ^ self.salt
+        }
+    }
+
+    /// The cash in hand of `pos` as its table entry records it, `attacker` attacking
+    /// (amounts beyond an entry are in the key: any figure is then exact).
+    #[inline(always)]
+    fn table_cash(&self, pos: &Position, attacker: Color) -> Cash {
+        if !self.taxi {
+            return Cash::default();
+        }
+        let fit = |c: Color| pos.cash(c).min(Cash::MAX) as u8;
+        Cash {
+            attacker: fit(attacker),
+            defender: fit(!attacker),
+        }
+    }
+
+    /// What the table proves about winning within `n` from the position of `key` with
+    /// `cash`: the answer, or else a move worth trying first (0 for none).
     #[inline]
-    fn known(&self, key: u64, n: u32) -> Known {
+    fn known(&self, key: u64, cash: Cash, n: u32) -> Known {
         match self.tt.probe(key) {
-            Some(b) if b.win as u32 <= n => Known::Answer(true),
-            Some(b) if b.fail as u32 >= n => Known::Answer(false),
+            Some(b) if b.wins(n, cash) => Known::Answer(true),
+            Some(b) if b.fails(n, cash) => Known::Answer(false),
             Some(b) => Known::Hint(b.hint),
             None => Known::Hint(0),
         }
@@ -162,8 +193,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // less than the cache misses of a probe and a store, which few repay.
             return self.attack_last(pos, k);
         }
-        let key = pos.hash() ^ self.salt;
-        let hint = match self.known(key, n) {
+        let key = self.table_key(pos);
+        let cash = self.table_cash(pos, pos.turn());
+        let hint = match self.known(key, cash, n) {
             Known::Answer(won) => return Ok(won),
             Known::Hint(h) => h,
         };
@@ -175,10 +207,11 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         })?;
         if let Some(mv) = winner {
             k.attack[n as usize & 31] = Some(mv);
-            self.tt.store(key, Some(n as u8), None, order::pack(mv));
+            self.tt
+                .store(key, cash, Some(n as u8), None, order::pack(mv));
             return Ok(true);
         }
-        self.tt.store(key, None, Some(n as u8), 0);
+        self.tt.store(key, cash, None, Some(n as u8), 0);
         Ok(false)
     }
 
@@ -226,16 +259,16 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let Some(&first) = moves.first() else {
             return Ok(None);
         };
-        let played = |mv: Move| {
-            let p = self.game.play(pos, mv);
-            self.tt.prefetch(p.position.hash() ^ self.salt);
-            p
-        };
         // Two slots, written in place: a played position is too large to move around.
-        let mut slots = [played(first); 2];
+        let play_into = |slot: &mut Played, mv: Move| {
+            *slot = self.game.play(pos, mv);
+            self.tt.prefetch(self.table_key(&slot.position));
+        };
+        let mut slots = [self.game.play(pos, first); 2];
+        self.tt.prefetch(self.table_key(&slots[0].position));
         for (i, &mv) in moves.iter().enumerate() {
             if let Some(&following) = moves.get(i + 1) {
-                slots[(i + 1) & 1] = played(following);
+                play_into(&mut slots[(i + 1) & 1], following);
             }
             if let Some(r) = visit(mv, &slots[i & 1])? {
                 return Ok(Some(r));
@@ -459,10 +492,11 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         if n <= 1 {
             return Ok(self.every_last_defence_loses(pos));
         }
-        let key = pos.hash() ^ self.salt;
+        let key = self.table_key(pos);
+        let cash = self.table_cash(pos, !pos.turn());
         let mut hint = 0;
         if n >= TT_MIN_DEFENCE_DEPTH {
-            match self.known(key, n) {
+            match self.known(key, cash, n) {
                 Known::Answer(won) => return Ok(won),
                 Known::Hint(h) => hint = h,
             }
@@ -475,7 +509,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             if self.game.is_legal_quick(pos, km) == Some(true) {
                 if !self.defence_loses(pos, km, n, k)? {
                     if n >= TT_MIN_DEFENCE_DEPTH {
-                        self.tt.store(key, None, Some(n as u8), order::pack(km));
+                        self.tt
+                            .store(key, cash, None, Some(n as u8), order::pack(km));
                     }
                     return Ok(false);
                 }
@@ -492,7 +527,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             moves.retain(|&m| m != t);
             if moves.is_empty() {
                 if n >= TT_MIN_DEFENCE_DEPTH {
-                    self.tt.store(key, Some(n as u8), None, 0);
+                    self.tt.store(key, cash, Some(n as u8), None, 0);
                 }
                 return Ok(true);
             }
@@ -504,7 +539,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             && ordered.len() > 1
             && rayon::current_num_threads() > 1
         {
-            return self.defend_parallel(pos, n, key, ordered, k);
+            return self.defend_parallel(pos, n, (key, cash), ordered, k);
         }
         // Below depth 3 the children skip the table: nothing to fetch ahead.
         let refutation = self.first_child(pos, ordered, n >= 3, |mv, played| {
@@ -513,12 +548,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         if let Some(mv) = refutation {
             k.defence[n as usize & 31] = Some(mv);
             if n >= TT_MIN_DEFENCE_DEPTH {
-                self.tt.store(key, None, Some(n as u8), order::pack(mv));
+                self.tt
+                    .store(key, cash, None, Some(n as u8), order::pack(mv));
             }
             return Ok(false);
         }
         if n >= TT_MIN_DEFENCE_DEPTH {
-            self.tt.store(key, Some(n as u8), None, 0);
+            self.tt.store(key, cash, Some(n as u8), None, 0);
         }
         Ok(true)
     }
@@ -570,7 +606,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         &self,
         pos: &Position,
         n: u32,
-        key: u64,
+        (key, cash): (u64, Cash),
         ordered: &[Move],
         k: &Killers,
     ) -> SearchResult<bool> {
@@ -578,7 +614,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let mut local = k.clone();
         if !self.defence_loses(pos, ordered[0], n, &mut local)? {
             self.tt
-                .store(key, None, Some(n as u8), order::pack(ordered[0]));
+                .store(key, cash, None, Some(n as u8), order::pack(ordered[0]));
             return Ok(false);
         }
         let refutation = ordered[1..].par_iter().find_map_any(|&mv| {
@@ -591,13 +627,14 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         });
         match refutation {
             Some(Ok(mv)) => {
-                self.tt.store(key, None, Some(n as u8), order::pack(mv));
+                self.tt
+                    .store(key, cash, None, Some(n as u8), order::pack(mv));
                 Ok(false)
             }
             Some(Err(e)) => Err(e),
             None => {
                 self.check_limits()?;
-                self.tt.store(key, Some(n as u8), None, 0);
+                self.tt.store(key, cash, Some(n as u8), None, 0);
                 Ok(true)
             }
         }
