@@ -42,25 +42,30 @@ impl<F: FnMut(Move) -> bool> MoveSink for FirstLegal<F> {
 /// Which of the mover's moves may let its own falls expose its king (rule 1.5d): a
 /// falling piece stands between the king and an enemy rider with no other blocker
 /// (`every_move`), or with one other blocker, a piece that would have to leave
-/// (`leaving`).
+/// (`leaving`); a king step may walk onto a line from an enemy rider through falling
+/// pieces only (`king_danger`).
 #[derive(Copy, Clone, Debug, Default)]
 struct FallGuard {
     expiring: Bitboard,
     every_move: bool,
     leaving: Bitboard,
+    king_danger: Bitboard,
+    /// No move of the mover can be exposed by its falls: none needs the full test.
+    clears_all: bool,
 }
 
 impl FallGuard {
     /// Whether the falls after `mv` may expose the mover's king, so that the move needs
-    /// the full test. A move of another piece than the king exposes it only where the
-    /// guard says so (en passant removes a second piece, an aftershock moves the board:
-    /// both are always tried).
+    /// the full test. En passant removes a second piece, castling moves two, an
+    /// aftershock moves the board: those are always tried.
     #[inline(always)]
     fn may_expose(&self, mv: Move) -> bool {
-        mv.role == Role::King
-            || self.every_move
+        self.every_move
             || self.leaving.contains(mv.from)
-            || matches!(mv.kind, MoveKind::EnPassant | MoveKind::Aftershock(_))
+            || match mv.kind {
+                MoveKind::EnPassant | MoveKind::Castle | MoveKind::Aftershock(_) => true,
+                _ => mv.role == Role::King && self.king_danger.contains(mv.to),
+            }
     }
 }
 
@@ -241,7 +246,7 @@ impl<T: Terrain> Game<T> {
         }
         if let Some(td) = self.rules.trapdoor {
             let guard = self.fall_guard(pos);
-            if guard.expiring.is_nonempty() && !self.trapdoor_legal(&td, pos, mv, &guard, 0) {
+            if !guard.clears_all && !self.trapdoor_legal(&td, pos, mv, &guard, 0) {
                 return Some(false);
             }
         }
@@ -281,7 +286,7 @@ impl<T: Terrain> Game<T> {
     pub fn retain_legal(&self, pos: &Position, moves: &mut MoveList) {
         if let Some(td) = self.rules.trapdoor {
             let guard = self.fall_guard(pos);
-            if guard.expiring.is_nonempty() {
+            if !guard.clears_all {
                 moves.retain(|&mv| {
                     !guard.may_expose(mv) || self.trapdoor_legal(&td, pos, mv, &guard, 0)
                 });
@@ -296,8 +301,8 @@ impl<T: Terrain> Game<T> {
         let expiring = Trapdoor::expiring(pos, us, Bitboard::EMPTY);
         let mut guard = FallGuard {
             expiring,
-            every_move: false,
-            leaving: Bitboard::EMPTY,
+            clears_all: true,
+            ..FallGuard::default()
         };
         let board = pos.board();
         let (Some(king), true) = (board.king(us), expiring.is_nonempty()) else {
@@ -305,6 +310,17 @@ impl<T: Terrain> Game<T> {
         };
         let geo = self.geo(pos);
         let them = board.by_color(!us);
+        // Lines from an enemy rider through falling pieces (and the square the king
+        // leaves): a king step onto one may be exposed.
+        let open = board.occupied() - expiring - Bitboard::from_square(king);
+        for x in expiring {
+            let riders = (geo.rook_attacks(x, open) & board.rooks_and_queens()
+                | geo.bishop_attacks(x, open) & board.bishops_and_queens())
+                & them;
+            for rider in riders {
+                guard.king_danger |= geo.line(x, rider);
+            }
+        }
         let riders = ((geo.rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
             | (geo.bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
             & them;
@@ -320,6 +336,12 @@ impl<T: Terrain> Game<T> {
                 guard.leaving |= staying;
             }
         }
+        guard.clears_all = !guard.every_move
+            && guard.leaving.is_empty()
+            && (guard.king_danger & geo.king_attacks(king)).is_empty()
+            && pos.ep_square().is_none()
+            && (pos.castling() & board.by_color(us)).is_empty()
+            && !self.terrain.shifts();
         guard
     }
 
@@ -334,7 +356,7 @@ impl<T: Terrain> Game<T> {
                 // Stop at the first move that passes the Trapdoor's own test (none is
                 // needed when nothing of the mover's can fall).
                 let guard = self.fall_guard(pos);
-                if guard.expiring.is_nonempty() {
+                if !guard.clears_all {
                     let mut first = FirstLegal {
                         legal: |mv| {
                             !guard.may_expose(mv)
@@ -748,5 +770,77 @@ mod tests {
             }
             assert!(yes > 1000 && no > 1000, "{yes} {no}");
         }
+    }
+
+    /// The Trapdoor's legal moves against rule 1.5 read literally: a move legal without
+    /// the Trapdoor is legal unless, played with its falls, it leaves the mover's king in
+    /// check (a move that mates first, or whose own king falls, ends the game and is
+    /// legal). On random games where pieces tick and fall, so that the shortcuts of the
+    /// fall guard (which moves need the full test) are all exercised.
+    #[test]
+    fn trapdoor_legality_equals_playing_every_move() {
+        let mut rng = crate::test_rng::Rng(0x5DEE_CE66_D1CE_4E5B);
+        let td = |timer, order| Trapdoor { timer, order };
+        let rules = [
+            (Some(td(1, FallOrder::MateFirst)), None),
+            (Some(td(2, FallOrder::FallsFirst)), None),
+            (Some(td(1, FallOrder::MateFirst)), Some(Taxi::default())),
+        ];
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/2b5/8/3q4/2Q5/5B2/8/R3K2R w KQkq - 0 1",
+            "3rk3/6b1/1b6/8/5B2/2q5/2R5/3QK2R w K - 0 1",
+        ];
+        let mut rejected_king_steps = 0;
+        for (trapdoor, taxi) in rules {
+            let game = Game::new(Rules { trapdoor, taxi });
+            let without = Game::new(Rules {
+                trapdoor: None,
+                taxi,
+            });
+            for start in starts {
+                for _ in 0..60 {
+                    let mut pos = parse_fen(start).unwrap();
+                    if taxi.is_some() {
+                        for c in Color::ALL {
+                            pos.set_cash(c, 4 + rng.below(12) as u32);
+                        }
+                    }
+                    for _ in 0..30 {
+                        let us = pos.turn();
+                        let literal: Vec<Move> = without
+                            .legal_moves(&pos)
+                            .iter()
+                            .copied()
+                            .filter(|&mv| {
+                                let played = game.play(&pos, mv);
+                                let legal = played.outcome.is_some()
+                                    || !game.king_in_check(&played.position, us);
+                                rejected_king_steps += (!legal && mv.role == Role::King) as usize;
+                                legal
+                            })
+                            .collect();
+                        let moves = game.legal_moves(&pos);
+                        assert_eq!(
+                            moves.as_slice(),
+                            literal.as_slice(),
+                            "{}",
+                            crate::fen::write_fen(&pos)
+                        );
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let played = game.play(&pos, moves[rng.below(moves.len())]);
+                        if played.outcome.is_some() {
+                            break;
+                        }
+                        pos = played.position;
+                    }
+                }
+            }
+        }
+        // King steps onto a line opened by the falls, refused: the case the guard's
+        // `king_danger` must catch.
+        assert!(rejected_king_steps > 50, "{rejected_king_steps}");
     }
 }
