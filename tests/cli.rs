@@ -91,7 +91,14 @@ fn a_bad_line_does_not_stop_the_others() {
 7k/7p/4N3/8/8/8/8/R5K1 w - - mirror \"8/8/8/8/8/8/8/8\"; dm 1;
 R2N3k/6pp/8/8/8/8/P7/6K1 w - - trapdoor 1; timers \"d8:1\"; dm 1;
 ";
-    let out = run_stdin(&["solve", "--json", "--threads", "1", "-"], file);
+    // On two threads the positions are solved at once, and still reported in order.
+    for threads in ["1", "2"] {
+        a_bad_line_does_not_stop_the_others_on(file, threads);
+    }
+}
+
+fn a_bad_line_does_not_stop_the_others_on(file: &str, threads: &str) {
+    let out = run_stdin(&["solve", "--json", "--threads", threads, "-"], file);
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     let objs: Vec<serde_json::Value> = stdout
@@ -115,6 +122,27 @@ R2N3k/6pp/8/8/8/8/P7/6K1 w - - trapdoor 1; timers \"d8:1\"; dm 1;
     );
     assert_eq!(objs[4]["status"], "solved");
     assert_eq!(objs[4]["keys"].as_array().unwrap().len(), 13);
+}
+
+/// A file solved on two threads (its positions at once) reads as on one: the same
+/// report line for line, but for the figures of nodes, time and threads.
+#[test]
+fn a_file_reads_the_same_on_one_thread_and_on_two() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/orthodox/threemovers.epd"
+    );
+    let report = |threads| {
+        let out = run(&["solve", "--tries", "--threads", threads, file]);
+        assert_eq!(out.status.code(), Some(0));
+        text(&out.stdout)
+            .lines()
+            .map(|l| l.split(" · ").next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    let one = report("1");
+    assert!(one.len() > 1000);
+    assert_eq!(one, report("2"));
 }
 
 #[test]

@@ -217,27 +217,37 @@ enum Variant {
     Taxi,
 }
 
-/// Rounds of every solver configuration (see `run`).
+/// Rounds of every solver configuration (see `run`): at least this many, and more for
+/// a small suite until the rounds have taken `SUITE_MIN_TIME` (a suite solved in a few
+/// milliseconds is otherwise at the mercy of one scheduler tick).
 const SUITE_ROUNDS: usize = 3;
+const SUITE_MAX_ROUNDS: usize = 100;
+const SUITE_MIN_TIME: Duration = Duration::from_secs(2);
 
-/// Solves every problem; returns total time and the key sets.
+/// How a suite is solved: the threads of each search, and whether several problems
+/// are solved at once (as `solve FILE` does with more than one thread).
+#[derive(Copy, Clone)]
+struct Config {
+    threads: usize,
+    concurrent: bool,
+    variant: Variant,
+}
+
+/// Solves every problem; returns the wall time and the key sets.
 fn run_suite(
     problems: &[(Problem, String)],
-    threads: usize,
-    variant: Variant,
+    config: Config,
     table: &Table,
 ) -> (Duration, Vec<Vec<String>>) {
     let stop = AtomicBool::new(false);
     let opts = SolveOptions {
-        threads,
+        threads: config.threads,
         tree: false,
         ..SolveOptions::default()
     };
-    let mut total = Duration::ZERO;
-    let mut keys = Vec::new();
-    for (p, _) in problems {
+    let solve = |(p, _): &(Problem, String)| {
         let mut pos = p.position;
-        let game = match variant {
+        let game = match config.variant {
             Variant::AsWritten => p.game.clone(),
             Variant::Trapdoor1 => p.game.with_rules(Rules {
                 trapdoor: Some(Trapdoor {
@@ -256,18 +266,20 @@ fn run_suite(
             }
         };
         let n = p.stipulation.expect("filtered").moves;
-        let t = Instant::now();
         let sol = game.solve(table, &pos, n, &opts, &stop, &|_, _| {});
-        total += t.elapsed();
         let mut k: Vec<String> = sol
             .keys
             .iter()
             .map(|(m, _)| m.coord(p.position.is_chess960()).to_string())
             .collect();
         k.sort();
-        keys.push(k);
-    }
-    (total, keys)
+        k
+    };
+    let mut keys = Vec::new();
+    let t = Instant::now();
+    let threads = if config.concurrent { config.threads } else { 1 };
+    super::batch::in_order(threads, problems, solve, |k| keys.push(k));
+    (t.elapsed(), keys)
 }
 
 fn run_peer(
@@ -321,12 +333,13 @@ pub fn run(args: BenchArgs) -> bool {
     let table = Table::new(32);
     let mut ok = true;
     println!(
-        "{:<36} {:>5} {:>10} {:>10} {:>8} {:>11} {:>8} {:>10} {:>8} {:>10} {:>8}",
+        "{:<36} {:>5} {:>10} {:>10} {:>8} {:>9} {:>11} {:>8} {:>10} {:>8} {:>10} {:>8}",
         "solver suite",
         "lines",
         "1 thread",
         format!("{threads} thr"),
         "speedup",
+        "in-search",
         "trapdoor 1",
         "td/orth",
         "taxi",
@@ -343,26 +356,36 @@ pub fn run(args: BenchArgs) -> bool {
         // Every configuration once a round, the best round counted: the first run of a
         // process also pays for touching the table's memory, and on a shared machine a
         // slow spell then hurts every configuration alike.
+        let config = |threads, concurrent, variant| Config {
+            threads,
+            concurrent,
+            variant,
+        };
         let configs = [
-            (1, Variant::AsWritten),
-            (threads, Variant::AsWritten),
-            (1, Variant::Trapdoor1),
-            (1, Variant::Taxi),
+            config(1, false, Variant::AsWritten),
+            config(threads, true, Variant::AsWritten),
+            config(threads, false, Variant::AsWritten),
+            config(1, false, Variant::Trapdoor1),
+            config(1, false, Variant::Taxi),
         ];
-        let mut best = [Duration::MAX; 4];
-        let mut key_sets: [Vec<Vec<String>>; 2] = Default::default();
-        for _ in 0..SUITE_ROUNDS {
-            for (i, &(threads, variant)) in configs.iter().enumerate() {
-                let (t, keys) = run_suite(&problems, threads, variant, &table);
+        let mut best = [Duration::MAX; 5];
+        let mut key_sets: [Vec<Vec<String>>; 3] = Default::default();
+        let started = Instant::now();
+        for round in 0..SUITE_MAX_ROUNDS {
+            if round >= SUITE_ROUNDS && started.elapsed() >= SUITE_MIN_TIME {
+                break;
+            }
+            for (i, &config) in configs.iter().enumerate() {
+                let (t, keys) = run_suite(&problems, config, &table);
                 best[i] = best[i].min(t);
-                if i < 2 {
+                if i < 3 {
                     key_sets[i] = keys;
                 }
             }
         }
-        let [t1, tn, ttd, ttx] = best;
-        let [k1, kn] = key_sets;
-        if k1 != kn {
+        let [t1, tn, t_search, ttd, ttx] = best;
+        let [k1, kn, k_search] = key_sets;
+        if k1 != kn || k1 != k_search {
             eprintln!("{file}: key sets differ between 1 and {threads} threads");
             ok = false;
         }
@@ -387,12 +410,13 @@ pub fn run(args: BenchArgs) -> bool {
             }
         };
         println!(
-            "{:<36} {:>5} {:>8.0}ms {:>8.0}ms {:>8.2} {:>9.0}ms {:>8.2} {:>8.0}ms {:>8.2} {:>10} {:>8}",
+            "{:<36} {:>5} {:>8.0}ms {:>8.0}ms {:>8.2} {:>9.2} {:>9.0}ms {:>8.2} {:>8.0}ms {:>8.2} {:>10} {:>8}",
             file,
             problems.len(),
             t1.as_secs_f64() * 1e3,
             tn.as_secs_f64() * 1e3,
             t1.as_secs_f64() / tn.as_secs_f64(),
+            t1.as_secs_f64() / t_search.as_secs_f64(),
             ttd.as_secs_f64() * 1e3,
             ttd.as_secs_f64() / t1.as_secs_f64(),
             ttx.as_secs_f64() * 1e3,

@@ -1,6 +1,7 @@
 //! Command-line front end: argument parsing, reading inputs with their locations, and
 //! the subcommands. Library errors become messages with file, line and column here.
 
+mod batch;
 mod bench;
 mod input;
 mod perft;

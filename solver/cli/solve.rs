@@ -9,6 +9,7 @@ use fairysolve::search::solution::{AttackNode, Solution, SolveOptions};
 use fairysolve::search::tt::Table;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -445,7 +446,8 @@ fn common_keys(solved: &[(String, Problem, Solution)]) -> Vec<String> {
         .collect()
 }
 
-/// Solves one problem with a progress bar.
+/// Solves one problem, with a progress bar over its first moves when `bar` is asked
+/// for and stderr is a terminal.
 fn solve_one(
     item: &Item,
     problem: &Problem,
@@ -453,8 +455,9 @@ fn solve_one(
     opts: &SolveOptions,
     table: &Table,
     args: &SolveArgs,
+    bar: bool,
 ) -> Solution {
-    let bar = if std::io::stderr().is_terminal() && !args.json {
+    let bar = if bar && std::io::stderr().is_terminal() && !args.json {
         let b = ProgressBar::new(0);
         b.set_style(
             ProgressStyle::with_template(
@@ -487,6 +490,13 @@ fn solve_one(
     sol
 }
 
+/// What solving one item printed, and whether it went through.
+struct Report {
+    stdout: String,
+    stderr: String,
+    ok: bool,
+}
+
 pub fn run(args: SolveArgs) -> bool {
     if let Some(t) = args.time_limit {
         if !(t.is_finite() && t > 0.0) {
@@ -512,97 +522,147 @@ pub fn run(args: SolveArgs) -> bool {
         ..SolveOptions::default()
     };
     let table = Table::new(args.hash.clamp(1, 64 * 1024));
+    // With more threads than one and more positions than one, each thread takes
+    // positions of its own; the progress bar then counts positions, not first moves.
+    let concurrent = threads > 1 && items.len() > 1;
+    let bar = (concurrent && std::io::stderr().is_terminal() && !args.json).then(|| {
+        let b = ProgressBar::new(items.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} positions ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    });
     let mut ok = true;
-    for item in &items {
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            let msg = format!("{}: not solved (interrupted)", item.source);
-            if args.json {
-                println!("{}", error_json(item, &msg));
-            } else {
-                eprintln!("{msg}");
-            }
-            ok = false;
-            continue;
-        }
-        let prepared = item.problem().and_then(|p| {
-            let s = stipulation(&p, &args).map_err(|e| format!("{}: {e}", item.source))?;
-            let plan = if args.retro {
-                Some(retro_plan(&p).map_err(|e| format!("{}: {e}", item.source))?)
-            } else {
-                None
+    super::batch::in_order(
+        threads,
+        &items,
+        |item| solve_item(item, &args, &opts, &table, !concurrent),
+        |report| {
+            let print = || {
+                print!("{}", report.stdout);
+                eprint!("{}", report.stderr);
             };
-            Ok((p, s, plan))
-        });
-        let (problem, stip, plan) = match prepared {
-            Ok(x) => x,
-            Err(e) => {
-                if args.json {
-                    println!("{}", error_json(item, &e));
+            match &bar {
+                Some(b) => {
+                    b.suspend(print);
+                    b.inc(1);
                 }
-                eprintln!("{e}");
-                ok = false;
-                continue;
+                None => print(),
             }
-        };
-        let Some(plan) = plan else {
-            let sol = solve_one(item, &problem, stip, &opts, &table, &args);
-            ok &= sol.complete();
-            if args.json {
-                println!("{}", json_report(item, &problem, stip, &sol));
-            } else {
-                print!("{}", text_report(item, &problem, stip, &sol, &args));
-            }
-            continue;
-        };
-        // Under --retro: solve in every timer assignment the histories allow; a key is
-        // one that wins in each.
-        let mut solved = Vec::new();
-        for (label, position) in &plan.positions {
-            let scenario = Problem {
-                position: *position,
-                ..problem.clone()
-            };
-            let sol = solve_one(item, &scenario, stip, &opts, &table, &args);
-            ok &= sol.complete();
-            solved.push((label.clone(), scenario, sol));
-        }
-        let common = common_keys(&solved);
-        if args.json {
-            let (_, first_problem, first) = &solved[0];
-            let mut v = json_report(item, first_problem, stip, first);
-            v["keys"] = json!(common);
-            if common.is_empty() && v["status"] == "solved" {
-                v["status"] = json!("no-solution");
-            }
-            v["retro"] = json!({
-                "ticking": plan.ticking,
-                "en_passant": plan.en_passant,
-                "complete": plan.complete,
-                "scenarios": solved.iter().map(|(label, p, sol)| json!({
-                    "timers": label,
-                    "keys": sol.keys.iter().map(|(m, _)| m.coord(p.position.is_chess960()).to_string()).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-            });
-            println!("{v}");
-        } else {
-            println!("{}: retro: {}", item.source, plan.summary);
-            for (label, p, sol) in &solved {
-                if solved.len() > 1 {
-                    println!("-- timers {label}");
-                }
-                print!("{}", text_report(item, p, stip, sol, &args));
-            }
-            if solved.len() > 1 {
-                println!(
-                    "keys in every timer assignment: {}",
-                    if common.is_empty() {
-                        "none".to_string()
-                    } else {
-                        common.join(" ")
-                    }
-                );
-            }
-        }
+            ok &= report.ok;
+        },
+    );
+    if let Some(b) = bar {
+        b.finish_and_clear();
     }
     ok
+}
+
+/// Solves one item (under --retro, in every timer assignment the histories allow) and
+/// writes its report; `bar`: show the first-move progress bar.
+fn solve_item(
+    item: &Item,
+    args: &SolveArgs,
+    opts: &SolveOptions,
+    table: &Table,
+    bar: bool,
+) -> Report {
+    let mut out = Report {
+        stdout: String::new(),
+        stderr: String::new(),
+        ok: true,
+    };
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        let msg = format!("{}: not solved (interrupted)", item.source);
+        if args.json {
+            let _ = writeln!(out.stdout, "{}", error_json(item, &msg));
+        } else {
+            let _ = writeln!(out.stderr, "{msg}");
+        }
+        out.ok = false;
+        return out;
+    }
+    let prepared = item.problem().and_then(|p| {
+        let s = stipulation(&p, args).map_err(|e| format!("{}: {e}", item.source))?;
+        let plan = if args.retro {
+            Some(retro_plan(&p).map_err(|e| format!("{}: {e}", item.source))?)
+        } else {
+            None
+        };
+        Ok((p, s, plan))
+    });
+    let (problem, stip, plan) = match prepared {
+        Ok(x) => x,
+        Err(e) => {
+            if args.json {
+                let _ = writeln!(out.stdout, "{}", error_json(item, &e));
+            }
+            let _ = writeln!(out.stderr, "{e}");
+            out.ok = false;
+            return out;
+        }
+    };
+    let solve = |p: &Problem| solve_one(item, p, stip, opts, table, args, bar);
+    let Some(plan) = plan else {
+        let sol = solve(&problem);
+        out.ok = sol.complete();
+        if args.json {
+            let _ = writeln!(out.stdout, "{}", json_report(item, &problem, stip, &sol));
+        } else {
+            out.stdout
+                .push_str(&text_report(item, &problem, stip, &sol, args));
+        }
+        return out;
+    };
+    // A key is one that wins in every timer assignment.
+    let mut solved = Vec::new();
+    for (label, position) in &plan.positions {
+        let scenario = Problem {
+            position: *position,
+            ..problem.clone()
+        };
+        let sol = solve(&scenario);
+        out.ok &= sol.complete();
+        solved.push((label.clone(), scenario, sol));
+    }
+    let common = common_keys(&solved);
+    if args.json {
+        let (_, first_problem, first) = &solved[0];
+        let mut v = json_report(item, first_problem, stip, first);
+        v["keys"] = json!(common);
+        if common.is_empty() && v["status"] == "solved" {
+            v["status"] = json!("no-solution");
+        }
+        v["retro"] = json!({
+            "ticking": plan.ticking,
+            "en_passant": plan.en_passant,
+            "complete": plan.complete,
+            "scenarios": solved.iter().map(|(label, p, sol)| json!({
+                "timers": label,
+                "keys": sol.keys.iter().map(|(m, _)| m.coord(p.position.is_chess960()).to_string()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        });
+        let _ = writeln!(out.stdout, "{v}");
+    } else {
+        let _ = writeln!(out.stdout, "{}: retro: {}", item.source, plan.summary);
+        for (label, p, sol) in &solved {
+            if solved.len() > 1 {
+                let _ = writeln!(out.stdout, "-- timers {label}");
+            }
+            out.stdout.push_str(&text_report(item, p, stip, sol, args));
+        }
+        if solved.len() > 1 {
+            let _ = writeln!(
+                out.stdout,
+                "keys in every timer assignment: {}",
+                if common.is_empty() {
+                    "none".to_string()
+                } else {
+                    common.join(" ")
+                }
+            );
+        }
+    }
+    out
 }

@@ -249,8 +249,9 @@ impl crate::game::AnyGame {
 /// Smallest stipulation solved with more than one thread.
 const PARALLEL_MIN_MOVES: u32 = 3;
 
-/// One pool per thread count, built once and reused by every solve.
-fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
+/// One pool per thread count, built once and reused by every solve (and by callers
+/// that solve several problems at once on it: nested work then shares the threads).
+pub fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
     type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
     static POOLS: OnceLock<Pools> = OnceLock::new();
     let threads = threads.max(1);
