@@ -171,7 +171,11 @@ impl<T: Terrain> Game<T> {
     #[inline(always)]
     fn play_core(&self, pos: &Position, mv: Move) -> Position {
         let mut p = *pos;
-        p.play_board(self.geo(pos), mv);
+        if self.is_plain() {
+            p.play_fide(self.geo(pos), mv);
+        } else {
+            p.play_board(self.geo(pos), mv);
+        }
         if let Some(taxi) = &self.rules.taxi {
             let us = pos.turn();
             let price = taxi::cost(self.geo(pos), pos.board(), mv);

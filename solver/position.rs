@@ -10,6 +10,10 @@ use crate::moves::{Move, MoveKind};
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
 
+/// Largest move number a position takes from its input: counting on from it for any
+/// game or search never reaches the counter's limit.
+const MAX_FULLMOVES: u32 = 1 << 30;
+
 /// Trapdoor state of every piece (rules.md 1): a ticking piece has r own moves to go
 /// (1..=7), stored as three bit-planes of r so that a position stays small for
 /// copy-make; r = 0 is a safe piece.
@@ -73,7 +77,8 @@ pub struct Position {
     pub(crate) castling: Bitboard,
     pub(crate) ep: Option<Square>,
     pub(crate) halfmoves: u16,
-    pub(crate) fullmoves: u16,
+    /// Wide enough that counting on never overflows (input is clamped far below).
+    pub(crate) fullmoves: u32,
     pub(crate) timers: Timers,
     /// Taxi cash in hand (rules.md 2), White and Black; zero and unused without Taxi.
     pub(crate) cash: [u16; 2],
@@ -124,7 +129,7 @@ impl Position {
             castling,
             ep,
             halfmoves: halfmoves.min(u16::MAX as u32) as u16,
-            fullmoves: fullmoves.min(u16::MAX as u32) as u16,
+            fullmoves: fullmoves.min(MAX_FULLMOVES),
             timers: Timers::default(),
             cash: [0, 0],
             quake: Quake::default(),
@@ -172,7 +177,7 @@ impl Position {
         self.halfmoves as u32
     }
     pub fn fullmoves(&self) -> u32 {
-        self.fullmoves as u32
+        self.fullmoves
     }
     #[inline(always)]
     pub fn timers(&self) -> &Timers {
@@ -288,7 +293,17 @@ impl Position {
     #[inline(always)]
     pub fn play_board<G: Geometry>(&mut self, geo: &G, mv: Move) -> Option<(Square, Piece)> {
         let (us, ep) = (self.turn, self.ep);
-        self.apply(geo, mv, us, ep)
+        self.apply::<G, false>(geo, mv, us, ep)
+    }
+
+    /// `play_board` for FIDE rules on a fixed board, where no man ticks and no
+    /// aftershock is played: the variant state is not looked at (a timer left in such a
+    /// position would only go stale, as nothing reads it). The move generator's
+    /// benchmark and the orthodox solver's hot path.
+    #[inline(always)]
+    pub fn play_fide<G: Geometry>(&mut self, geo: &G, mv: Move) -> Option<(Square, Piece)> {
+        let (us, ep) = (self.turn, self.ep);
+        self.apply::<G, true>(geo, mv, us, ep)
     }
 
     /// The position after a legal move, leaving `self` as it is.
@@ -298,12 +313,13 @@ impl Position {
         // byte load right after the block copy would stall on store forwarding.
         let (us, ep) = (self.turn, self.ep);
         let mut child = *self;
-        child.apply(geo, mv, us, ep);
+        child.apply::<G, false>(geo, mv, us, ep);
         child
     }
 
+    /// The board's part of `mv`; `FIDE`: no variant state to look at (`play_fide`).
     #[inline(always)]
-    fn apply<G: Geometry>(
+    fn apply<G: Geometry, const FIDE: bool>(
         &mut self,
         geo: &G,
         mv: Move,
@@ -313,22 +329,23 @@ impl Position {
         // State that a move clears, and aftershocks: rare, so one test guards them all
         // and the common move runs straight through.
         if ep.is_some()
-            || self.quake.no_return.is_some()
-            || self.timers.ticking().is_nonempty()
-            || mv.is_aftershock()
+            || (!FIDE
+                && (self.quake.no_return.is_some()
+                    || self.timers.ticking().is_nonempty()
+                    || mv.is_aftershock()))
         {
             if let Some(ep) = ep {
                 self.ep = None;
                 self.hash ^= zobrist::en_passant(ep);
             }
-            if self.quake.no_return.is_some() {
+            if !FIDE && self.quake.no_return.is_some() {
                 // The restriction lasts for one turn only (rules.md 3.7).
                 self.set_quake(Quake {
                     no_return: None,
                     ..self.quake
                 });
             }
-            if let MoveKind::Aftershock(dx) = mv.kind {
+            if let (false, MoveKind::Aftershock(dx)) = (FIDE, mv.kind) {
                 let mut shocks = self.quake.shocks;
                 shocks[us.index()] = shocks[us.index()].saturating_sub(1);
                 self.set_quake(Quake {
@@ -337,14 +354,12 @@ impl Position {
                     no_return: Some(self.quake.dx),
                 });
                 self.halfmoves = self.halfmoves.saturating_add(1);
-                if us == Color::Black {
-                    self.fullmoves = self.fullmoves.saturating_add(1);
-                }
+                self.fullmoves += us as u32;
                 self.turn = !us;
                 self.hash ^= zobrist::black_to_move();
                 return None;
             }
-            if self.timers.ticking().is_nonempty() {
+            if !FIDE && self.timers.ticking().is_nonempty() {
                 // The mover leaves its square; a man captured on `to` (or the castling
                 // rook there) stops ticking. En passant clears its victim below.
                 self.set_timer(mv.from, None);
@@ -383,7 +398,7 @@ impl Position {
                     let victim_sq = geo.pawn_step(them, mv.to).single();
                     let victim = Piece::new(them, Role::Pawn);
                     self.take(victim_sq, victim);
-                    if self.timers.ticking().is_nonempty() {
+                    if !FIDE && self.timers.ticking().is_nonempty() {
                         self.set_timer(victim_sq, None);
                     }
                     self.take(mv.from, moving);
@@ -405,14 +420,15 @@ impl Position {
             if mv.role == Role::King {
                 touched |= Bitboard::rank(us.fold(0, 7));
             }
-            // Without a branch on whether a right is lost: the key of no rook is 0.
             let lost = self.castling & touched;
-            self.hash ^= zobrist::castling_set(lost);
-            self.castling = self.castling - lost;
+            if lost.is_nonempty() {
+                self.hash ^= zobrist::castling_set(lost);
+                self.castling = self.castling - lost;
+            }
         }
         let reset = mv.role == Role::Pawn || captured.is_some();
         self.halfmoves = self.halfmoves.saturating_add(1) * (!reset) as u16;
-        self.fullmoves += (us == Color::Black && self.fullmoves < u16::MAX) as u16;
+        self.fullmoves += us as u32;
         self.turn = them;
         self.hash ^= zobrist::black_to_move();
         captured

@@ -352,7 +352,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     };
                 }
                 let mut next = *pos;
-                next.play_board(geo, mv);
+                next.play_fide(geo, mv);
                 // Ordinary moves among the candidates are known checks.
                 let exact = matches!(mv.kind, MoveKind::Normal);
                 (exact || self.game.in_check(&next)) && !crate::movegen::has_legal_move(geo, &next)
