@@ -32,6 +32,12 @@ impl Timers {
         self.planes[0] | self.planes[1] | self.planes[2]
     }
 
+    /// Squares of the pieces with one move left (r = 1), read off the bit-planes.
+    #[inline(always)]
+    pub fn on_last_move(&self) -> Bitboard {
+        self.planes[0] - self.planes[1] - self.planes[2]
+    }
+
     /// Moves left for the piece on `sq`, if it is ticking.
     #[inline(always)]
     pub fn get(&self, sq: Square) -> Option<u8> {

@@ -56,14 +56,7 @@ impl Trapdoor {
     /// and not among `arrivals` (rule 1.2).
     #[inline]
     pub fn expiring(pos: &Position, mover: Color, arrivals: Bitboard) -> Bitboard {
-        let own = pos.timers().ticking() & pos.board().by_color(mover);
-        let mut out = Bitboard::EMPTY;
-        for sq in own - arrivals {
-            if pos.timers().left(sq) <= 1 {
-                out.set(sq);
-            }
-        }
-        out
+        (pos.timers().on_last_move() & pos.board().by_color(mover)) - arrivals
     }
 
     /// Whether the countdown changes anything for `mover` (some timer other than the
@@ -95,4 +88,33 @@ impl Trapdoor {
 /// Notation of a fall: the square capturing itself, `(e4:e4)` (rule 1.7).
 pub fn fall_notation(sq: Square) -> String {
     format!("({sq}:{sq})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+
+    /// The pieces that fall are those with one move left, whatever the other timers
+    /// (every r from 1 to the largest), of the mover only, arrivals excepted.
+    #[test]
+    fn expiring_means_one_move_left() {
+        let mut pos =
+            parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let squares: Vec<Square> = pos.board().occupied().into_iter().collect();
+        for (i, &sq) in squares.iter().enumerate() {
+            pos.set_timer(sq, Some((i % (MAX_TIMER + 1)) as u8));
+        }
+        for mover in Color::ALL {
+            for arrivals in [Bitboard::EMPTY, Bitboard::rank(1) | Bitboard::rank(6)] {
+                let want = squares
+                    .iter()
+                    .filter(|&&sq| pos.board().color_at(sq) == Some(mover))
+                    .filter(|&&sq| pos.timers().get(sq) == Some(1) && !arrivals.contains(sq))
+                    .fold(Bitboard::EMPTY, |b, &sq| b.with(sq));
+                assert!(want.is_nonempty());
+                assert_eq!(Trapdoor::expiring(&pos, mover, arrivals), want);
+            }
+        }
+    }
 }
