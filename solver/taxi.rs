@@ -180,24 +180,37 @@ pub fn pays_any_travel<G: Geometry>(geo: &G, amount: u32) -> bool {
     amount >= geo.longest_ride().max(2)
 }
 
-/// Of the `squares` next to `king`, those its side can pay to step to with `budget`.
-pub fn affordable_king_steps<G: Geometry>(
-    geo: &G,
-    board: &Board,
-    king: Square,
-    squares: Bitboard,
-    budget: u32,
-) -> Bitboard {
-    squares
-        .filter(|&to| {
-            cost(
-                geo,
-                board,
-                Move::new(Role::King, king, to, MoveKind::Normal),
-            ) <= budget
-        })
-        .fold(Bitboard::EMPTY, |b, to| b.with(to))
+/// Of the `squares` next to a king, those its side can pay to step to with `budget`:
+/// a step travels one square, a capture adds the fee of the square (rules.md 2.1).
+pub fn affordable_king_steps(board: &Board, squares: Bitboard, budget: u32) -> Bitboard {
+    let Some(for_fees) = budget.checked_sub(1) else {
+        return Bitboard::EMPTY;
+    };
+    let occupied = board.occupied();
+    (squares - occupied) | (squares & occupied & fees_at_most(for_fees))
 }
+
+/// The squares whose towing fee is at most `amount`.
+#[inline(always)]
+fn fees_at_most(amount: u32) -> Bitboard {
+    Bitboard(FEES_AT_MOST[amount.min(4) as usize])
+}
+
+const FEES_AT_MOST: [u64; 5] = {
+    let mut masks = [0; 5];
+    let mut amount = 0;
+    while amount < 5 {
+        let mut sq = 0;
+        while sq < 64 {
+            if TOWING_FEES[sq] as usize <= amount {
+                masks[amount] |= 1 << sq;
+            }
+            sq += 1;
+        }
+        amount += 1;
+    }
+    masks
+};
 
 /// The price of the dearest move on this board: the longest ride, the largest towing
 /// fee, a promotion.
@@ -306,6 +319,31 @@ impl<G: Geometry, S: MoveSink> MoveSink for Affordable<'_, G, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The mask agrees with pricing each step as a move.
+    #[test]
+    fn affordable_king_steps_are_the_steps_paid_for() {
+        let geo = &crate::geometry::Standard;
+        let pos = crate::fen::parse_fen("8/8/8/3ppp2/3pKp2/3ppp2/8/k7 w - - 0 1").unwrap();
+        let king = pos.board().king(Color::White).unwrap();
+        let steps = geo.king_attacks(king);
+        for budget in 0..8 {
+            let want = steps
+                .filter(|&to| {
+                    let mv = Move::new(Role::King, king, to, MoveKind::Normal);
+                    cost(geo, pos.board(), mv) <= budget
+                })
+                .fold(Bitboard::EMPTY, |b, to| b.with(to));
+            let got = affordable_king_steps(pos.board(), steps, budget);
+            assert_eq!(got, want, "budget {budget}");
+        }
+        let edge = crate::fen::parse_fen("8/8/8/8/8/8/1n6/Kn5k w - - 0 1").unwrap();
+        let corner = edge.board().king(Color::White).unwrap();
+        assert_eq!(
+            affordable_king_steps(edge.board(), geo.king_attacks(corner), 2),
+            geo.king_attacks(corner) - Bitboard::from_square(Square::B2)
+        );
+    }
 
     #[test]
     fn towing_fees_by_ring() {

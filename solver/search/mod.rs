@@ -417,16 +417,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 vanishing: pos.timers().ticking(),
             },
             (Some(taxi), None) => match pos.board().king(!pos.turn()) {
-                Some(king) => {
+                Some(_) => {
                     let budget = crate::taxi::next_turn_budget(pos, !pos.turn(), taxi);
                     Flights {
-                        free: crate::taxi::affordable_king_steps(
-                            geo,
-                            pos.board(),
-                            king,
-                            free(),
-                            budget,
-                        ),
+                        free: crate::taxi::affordable_king_steps(pos.board(), free(), budget),
                         vanishing: Bitboard::EMPTY,
                     }
                 }
