@@ -449,8 +449,11 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             return None;
         }
         // Taxi: a rider that already attacks the king, too dear to be a check now, becomes
-        // one after any move cheap enough to save the money (rules.md 2.2).
+        // one after any move cheap enough to save the money (rules.md 2.2). With cash for
+        // any ride there is no such rider: its attack would be a check, and the side not
+        // to move is never in check.
         if self.game.rules.taxi.is_some()
+            && !crate::taxi::pays_any_travel(geo, pos.cash(us))
             && crate::attacks::attackers(geo, board, king, us, board.occupied()).is_nonempty()
         {
             return None;
