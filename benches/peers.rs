@@ -1,6 +1,6 @@
 //! Side-by-side perft against cozy-chess and shakmaty (dev-dependencies), single
-//! thread, in one run: `cargo bench --bench peers`. Prints each library's best time over
-//! several runs and the ratio fairysolve / fastest peer (below 1.0: fairysolve faster).
+//! thread, in one run: `cargo bench --bench peers`. Prints each library's best CPU time
+//! over several runs and the ratio fairysolve / fastest peer (below 1.0: fairysolve faster).
 //! Pass `quick` for shallower depths (`cargo bench --bench peers -- quick`).
 
 mod peer_perft;
@@ -8,11 +8,24 @@ mod peer_perft;
 use fairysolve::game::Game;
 use peer_perft::{boards, cozy_perft, shakmaty_perft};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// Best time of each contender over `rounds` rounds, the contenders taking turns within
-/// a round: on a shared machine a slow spell then hurts all of them alike, and the
-/// minimum is the run least disturbed.
+/// CPU time of this thread: on a virtual machine whose host takes the core away now and
+/// then, wall time would count those spells and CPU time does not.
+fn thread_cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime");
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// Best CPU time of each contender over `rounds` rounds, the contenders taking turns
+/// within a round: on a shared machine a slow spell then hurts all of them alike, and
+/// the minimum is the run least disturbed.
 fn best_interleaved(
     rounds: usize,
     contenders: &mut [&mut dyn FnMut() -> u64],
@@ -20,9 +33,9 @@ fn best_interleaved(
     let mut best = vec![(Duration::MAX, 0); contenders.len()];
     for _ in 0..rounds {
         for (i, run) in contenders.iter_mut().enumerate() {
-            let t = Instant::now();
+            let t = thread_cpu_time();
             let nodes = black_box(run());
-            let elapsed = t.elapsed();
+            let elapsed = thread_cpu_time() - t;
             best[i] = (best[i].0.min(elapsed), nodes);
         }
     }
