@@ -503,7 +503,7 @@ impl<T: Terrain> Game<T> {
         match td.order {
             FallOrder::MateFirst => {
                 // Only a check can be a mate; without one, skip the costly test.
-                if self.in_check(&p) && self.is_checkmated(&p) {
+                if self.in_check(&p) && !self.has_legal_move(&p) {
                     return Played {
                         position: p,
                         fallen: Bitboard::EMPTY,
