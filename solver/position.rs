@@ -172,13 +172,6 @@ impl Position {
         self.hash
     }
 
-    /// The hash without the cash in hand: the key of positions that differ only in cash.
-    #[inline(always)]
-    pub fn hash_without_cash(&self) -> u64 {
-        self.hash
-            ^ zobrist::cash(Color::White, self.cash[0] as u32)
-            ^ zobrist::cash(Color::Black, self.cash[1] as u32)
-    }
     pub fn halfmoves(&self) -> u32 {
         self.halfmoves as u32
     }

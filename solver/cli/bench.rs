@@ -353,6 +353,10 @@ pub fn run(args: BenchArgs) -> bool {
     let table = Table::new(32);
     let mut ok = true;
     println!(
+        "solver suites: wall time for 1 and {threads} threads and the speed-ups; CPU time for \
+         trapdoor 1 and taxi, and in their ratios to one thread and the peer's"
+    );
+    println!(
         "{:<36} {:>5} {:>10} {:>10} {:>8} {:>9} {:>11} {:>8} {:>10} {:>8} {:>10} {:>8}",
         "solver suite",
         "lines",
@@ -388,9 +392,10 @@ pub fn run(args: BenchArgs) -> bool {
             config(1, false, Variant::Trapdoor1),
             config(1, false, Variant::Taxi),
         ];
+        // Wall time (what threads are judged by) and CPU time (what one thread is judged
+        // by: the time a busy virtual machine takes away is not the solver's).
         let mut best = [Duration::MAX; 5];
-        // One thread's CPU time, beside the peer's (which is its CPU time too).
-        let mut best_cpu = Duration::MAX;
+        let mut best_cpu = [Duration::MAX; 5];
         let mut key_sets: [Vec<Vec<String>>; 3] = Default::default();
         let started = Instant::now();
         for round in 0..SUITE_MAX_ROUNDS {
@@ -400,15 +405,14 @@ pub fn run(args: BenchArgs) -> bool {
             for (i, &config) in configs.iter().enumerate() {
                 let (t, cpu, keys) = run_suite(&problems, config, &table);
                 best[i] = best[i].min(t);
-                if i == 0 {
-                    best_cpu = best_cpu.min(cpu);
-                }
+                best_cpu[i] = best_cpu[i].min(cpu);
                 if i < 3 {
                     key_sets[i] = keys;
                 }
             }
         }
-        let [t1, tn, t_search, ttd, ttx] = best;
+        let [t1, tn, t_search, _, _] = best;
+        let [cpu1, _, _, ttd, ttx] = best_cpu;
         let [k1, kn, k_search] = key_sets;
         if k1 != kn || k1 != k_search {
             eprintln!("{file}: key sets differ between 1 and {threads} threads");
@@ -432,7 +436,7 @@ pub fn run(args: BenchArgs) -> bool {
                     format!("{:.0}ms", tp.as_secs_f64() * 1e3),
                     format!(
                         "{:.1}x",
-                        tp.as_secs_f64() / if *cpu_reported { best_cpu } else { t1 }.as_secs_f64()
+                        tp.as_secs_f64() / if *cpu_reported { cpu1 } else { t1 }.as_secs_f64()
                     ),
                 )
             }
@@ -446,9 +450,9 @@ pub fn run(args: BenchArgs) -> bool {
             t1.as_secs_f64() / tn.as_secs_f64(),
             t1.as_secs_f64() / t_search.as_secs_f64(),
             ttd.as_secs_f64() * 1e3,
-            ttd.as_secs_f64() / t1.as_secs_f64(),
+            ttd.as_secs_f64() / cpu1.as_secs_f64(),
             ttx.as_secs_f64() * 1e3,
-            ttx.as_secs_f64() / t1.as_secs_f64(),
+            ttx.as_secs_f64() / cpu1.as_secs_f64(),
             peer_col,
             ratio_col
         );

@@ -16,12 +16,12 @@ use crate::game::{Game, Outcome, Played};
 use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Role};
+use crate::types::Role;
 use order::{CheckCandidates, CheckInfo, Flights};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-use tt::{Cash, Table};
+use tt::Table;
 
 /// The search was stopped (time limit or interrupt) before it finished.
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
@@ -54,8 +54,6 @@ pub struct Searcher<'a, T: Terrain> {
     tt: &'a Table,
     /// Mixed into every key, so entries of other searches never match.
     salt: u64,
-    /// Taxi rules: table entries record the cash (`table_key`).
-    taxi: bool,
     limits: Limits<'a>,
     /// Set when the deadline passes; stops this search only.
     timed_out: AtomicBool,
@@ -111,7 +109,6 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         Searcher {
             game,
             salt: tt.new_search(),
-            taxi: game.rules.taxi.is_some(),
             tt,
             limits,
             timed_out: AtomicBool::new(false),
@@ -141,41 +138,19 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
     }
 
-    /// The table's key of `pos`. Under Taxi it leaves the cash out while both amounts
-    /// fit an entry (`tt::Cash`), so that a proof serves the same position with other
-    /// cash where the answer's monotony in cash carries it.
+    /// The table's key of `pos`: its hash (cash and timers included), salted.
     #[inline(always)]
     fn table_key(&self, pos: &Position) -> u64 {
-        let keyed_by_entry =
-            self.taxi && pos.cash(Color::White) <= Cash::MAX && pos.cash(Color::Black) <= Cash::MAX;
-        if keyed_by_entry {
-            pos.hash_without_cash() ^ self.salt
-        } else {
-            pos.hash() ^ self.salt
-        }
+        pos.hash() ^ self.salt
     }
 
-    /// The cash in hand of `pos` as its table entry records it, `attacker` attacking
-    /// (amounts beyond an entry are in the key: any figure is then exact).
-    #[inline(always)]
-    fn table_cash(&self, pos: &Position, attacker: Color) -> Cash {
-        if !self.taxi {
-            return Cash::default();
-        }
-        let fit = |c: Color| pos.cash(c).min(Cash::MAX) as u8;
-        Cash {
-            attacker: fit(attacker),
-            defender: fit(!attacker),
-        }
-    }
-
-    /// What the table proves about winning within `n` from the position of `key` with
-    /// `cash`: the answer, or else a move worth trying first (0 for none).
+    /// What the table proves about winning within `n` from the position of `key`: the
+    /// answer, or else a move worth trying first (0 for none).
     #[inline]
-    fn known(&self, key: u64, cash: Cash, n: u32) -> Known {
+    fn known(&self, key: u64, n: u32) -> Known {
         match self.tt.probe(key) {
-            Some(b) if b.wins(n, cash) => Known::Answer(true),
-            Some(b) if b.fails(n, cash) => Known::Answer(false),
+            Some(b) if b.win as u32 <= n => Known::Answer(true),
+            Some(b) if b.fail as u32 >= n => Known::Answer(false),
             Some(b) => Known::Hint(b.hint),
             None => Known::Hint(0),
         }
@@ -194,8 +169,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             return self.attack_last(pos, k);
         }
         let key = self.table_key(pos);
-        let cash = self.table_cash(pos, pos.turn());
-        let hint = match self.known(key, cash, n) {
+        let hint = match self.known(key, n) {
             Known::Answer(won) => return Ok(won),
             Known::Hint(h) => h,
         };
@@ -207,11 +181,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         })?;
         if let Some(mv) = winner {
             k.attack[n as usize & 31] = Some(mv);
-            self.tt
-                .store(key, cash, Some(n as u8), None, order::pack(mv));
+            self.tt.store(key, Some(n as u8), None, order::pack(mv));
             return Ok(true);
         }
-        self.tt.store(key, cash, None, Some(n as u8), 0);
+        self.tt.store(key, None, Some(n as u8), 0);
         Ok(false)
     }
 
@@ -490,10 +463,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             return Ok(self.every_last_defence_loses(pos));
         }
         let key = self.table_key(pos);
-        let cash = self.table_cash(pos, !pos.turn());
         let mut hint = 0;
         if n >= TT_MIN_DEFENCE_DEPTH {
-            match self.known(key, cash, n) {
+            match self.known(key, n) {
                 Known::Answer(won) => return Ok(won),
                 Known::Hint(h) => hint = h,
             }
@@ -506,8 +478,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             if self.game.is_legal_quick(pos, km) == Some(true) {
                 if !self.defence_loses(pos, km, n, k)? {
                     if n >= TT_MIN_DEFENCE_DEPTH {
-                        self.tt
-                            .store(key, cash, None, Some(n as u8), order::pack(km));
+                        self.tt.store(key, None, Some(n as u8), order::pack(km));
                     }
                     return Ok(false);
                 }
@@ -524,7 +495,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             moves.retain(|&m| m != t);
             if moves.is_empty() {
                 if n >= TT_MIN_DEFENCE_DEPTH {
-                    self.tt.store(key, cash, Some(n as u8), None, 0);
+                    self.tt.store(key, Some(n as u8), None, 0);
                 }
                 return Ok(true);
             }
@@ -536,7 +507,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             && ordered.len() > 1
             && rayon::current_num_threads() > 1
         {
-            return self.defend_parallel(pos, n, (key, cash), ordered, k);
+            return self.defend_parallel(pos, n, key, ordered, k);
         }
         // Below depth 3 the children skip the table: nothing to fetch ahead.
         let refutation = self.first_child(pos, ordered, n >= 3, |mv, played| {
@@ -545,13 +516,12 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         if let Some(mv) = refutation {
             k.defence[n as usize & 31] = Some(mv);
             if n >= TT_MIN_DEFENCE_DEPTH {
-                self.tt
-                    .store(key, cash, None, Some(n as u8), order::pack(mv));
+                self.tt.store(key, None, Some(n as u8), order::pack(mv));
             }
             return Ok(false);
         }
         if n >= TT_MIN_DEFENCE_DEPTH {
-            self.tt.store(key, cash, Some(n as u8), None, 0);
+            self.tt.store(key, Some(n as u8), None, 0);
         }
         Ok(true)
     }
@@ -603,7 +573,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         &self,
         pos: &Position,
         n: u32,
-        (key, cash): (u64, Cash),
+        key: u64,
         ordered: &[Move],
         k: &Killers,
     ) -> SearchResult<bool> {
@@ -611,7 +581,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let mut local = k.clone();
         if !self.defence_loses(pos, ordered[0], n, &mut local)? {
             self.tt
-                .store(key, cash, None, Some(n as u8), order::pack(ordered[0]));
+                .store(key, None, Some(n as u8), order::pack(ordered[0]));
             return Ok(false);
         }
         let refutation = ordered[1..].par_iter().find_map_any(|&mv| {
@@ -624,14 +594,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         });
         match refutation {
             Some(Ok(mv)) => {
-                self.tt
-                    .store(key, cash, None, Some(n as u8), order::pack(mv));
+                self.tt.store(key, None, Some(n as u8), order::pack(mv));
                 Ok(false)
             }
             Some(Err(e)) => Err(e),
             None => {
                 self.check_limits()?;
-                self.tt.store(key, cash, Some(n as u8), None, 0);
+                self.tt.store(key, Some(n as u8), None, 0);
                 Ok(true)
             }
         }
@@ -703,6 +672,30 @@ mod tests {
             AnyGame::Standard(g) => (g, p.position),
             _ => panic!("standard board expected"),
         }
+    }
+
+    /// The same board with other cash is another problem, and not a monotone one: more
+    /// attacker cash can take the defender's last move away without check (stalemate).
+    /// Black to move: with White holding 4 (budget 6) 1...Kg8 is forced and 2.Ra8 mates;
+    /// with 5 (budget 7) the rook on g1 covers g8 and Black is stalemated. One searcher,
+    /// one table: the first proof must not answer the second question.
+    #[test]
+    fn taxi_table_keeps_positions_with_other_cash_apart() {
+        let stop = AtomicBool::new(false);
+        let table = Table::new(1);
+        let (game, poor) = game_and_position("7k/R6p/5K1P/8/8/8/8/6R1 b - - taxi \"4 2\";");
+        let (_, rich) = game_and_position("7k/R6p/5K1P/8/8/8/8/6R1 b - - taxi \"5 2\";");
+        let s = Searcher::new(
+            &game,
+            &table,
+            Limits {
+                stop: &stop,
+                deadline: None,
+            },
+        );
+        assert!(s.defend(&poor, 2, &mut Killers::default()).unwrap());
+        assert!(!s.defend(&rich, 2, &mut Killers::default()).unwrap());
+        assert!(game.legal_moves(&rich).is_empty() && !game.in_check(&rich));
     }
 
     #[test]

@@ -4,15 +4,6 @@
 //! largest depth known not to, plus a move worth trying first. A proof at depth n holds
 //! for every greater (win) or smaller (no win) depth, so a stored bound never changes an
 //! answer; a torn entry is caught by the key check (key stored xor data).
-//!
-//! Under Taxi the key may leave the cash out, and each bound records the cash it was
-//! proved with (`Cash`). A win proved with attacker cash a and defender cash d is a win
-//! with more attacker cash or less defender cash, and a failure the other way round:
-//! an attacker's cash only adds moves it can afford and attacks that count as checks
-//! (which take moves from the defender), and a defender's cash does the same for the
-//! defender (rules.md 2.1-2.3; with Trapdoor too, since a move that mates first is one
-//! more such check). So the answer is monotone in each side's cash, and a bound is used
-//! only where that carries it.
 
 use std::alloc::{handle_alloc_error, Layout};
 use std::ptr::NonNull;
@@ -20,101 +11,25 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const NO_WIN: u8 = u8::MAX;
 
-/// Cash in hand at a node as the table records it: the attacker's and the defender's
-/// (zero in games without Taxi). Amounts above `Cash::MAX` are kept in the key instead
-/// (see `Searcher`), so these are exact.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Cash {
-    pub attacker: u8,
-    pub defender: u8,
-}
-
-impl Cash {
-    /// The largest amount an entry records.
-    pub const MAX: u32 = u8::MAX as u32;
-
-    /// Whether a win proved with `self` is one with `now`: no less attacker cash, no
-    /// more defender cash.
-    #[inline(always)]
-    pub fn win_holds_at(self, now: Cash) -> bool {
-        now.attacker >= self.attacker && now.defender <= self.defender
-    }
-
-    /// Whether a failure proved with `self` is one with `now`: no more attacker cash,
-    /// no less defender cash.
-    #[inline(always)]
-    pub fn fail_holds_at(self, now: Cash) -> bool {
-        now.attacker <= self.attacker && now.defender >= self.defender
-    }
-
-    fn pack(self) -> u64 {
-        self.attacker as u64 | (self.defender as u64) << 8
-    }
-
-    fn unpack(d: u64) -> Cash {
-        Cash {
-            attacker: d as u8,
-            defender: (d >> 8) as u8,
-        }
-    }
-}
-
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Bounds {
     /// Smallest n proved winning (NO_WIN: none).
     pub win: u8,
-    /// The cash the win was proved with.
-    pub win_cash: Cash,
     /// Largest n proved not winning (0: none).
     pub fail: u8,
-    /// The cash the failure was proved with.
-    pub fail_cash: Cash,
     /// A move index hint (from, to) packed, or 0.
     pub hint: u16,
 }
 
 impl Bounds {
-    const NONE: Bounds = Bounds {
-        win: NO_WIN,
-        win_cash: Cash {
-            attacker: 0,
-            defender: 0,
-        },
-        fail: 0,
-        fail_cash: Cash {
-            attacker: 0,
-            defender: 0,
-        },
-        hint: 0,
-    };
-
-    /// Whether a win within `n` is proved with `cash`.
-    #[inline(always)]
-    pub fn wins(&self, n: u32, cash: Cash) -> bool {
-        self.win as u32 <= n && self.win_cash.win_holds_at(cash)
-    }
-
-    /// Whether no win within `n` is proved with `cash`.
-    #[inline(always)]
-    pub fn fails(&self, n: u32, cash: Cash) -> bool {
-        self.fail as u32 >= n && self.fail_cash.fail_holds_at(cash)
-    }
-
     fn pack(self) -> u64 {
-        self.win as u64
-            | (self.fail as u64) << 8
-            | (self.hint as u64) << 16
-            | self.win_cash.pack() << 32
-            | self.fail_cash.pack() << 48
+        self.win as u64 | (self.fail as u64) << 8 | (self.hint as u64) << 16
     }
-
     fn unpack(d: u64) -> Bounds {
         Bounds {
             win: d as u8,
             fail: (d >> 8) as u8,
             hint: (d >> 16) as u16,
-            win_cash: Cash::unpack(d >> 32),
-            fail_cash: Cash::unpack(d >> 48),
         }
     }
 }
@@ -197,26 +112,19 @@ impl Table {
         let _ = key;
     }
 
-    /// Merges a new proof, made with `cash`, into the entry of `key` (or replaces
-    /// another position's). Of two bounds of a kind the entry keeps the old one when it
-    /// implies the new, else the new (the one nearer the search now).
+    /// Merges a new proof into the entry of `key` (or replaces another position's).
     #[inline]
-    pub fn store(&self, key: u64, cash: Cash, win: Option<u8>, fail: Option<u8>, hint: u16) {
-        let old = self.probe(key).unwrap_or(Bounds::NONE);
-        let mut b = old;
-        if let Some(w) = win {
-            if !old.wins(w as u32, cash) {
-                (b.win, b.win_cash) = (w, cash);
-            }
-        }
-        if let Some(f) = fail {
-            if !old.fails(f as u32, cash) {
-                (b.fail, b.fail_cash) = (f, cash);
-            }
-        }
-        if hint != 0 {
-            b.hint = hint;
-        }
+    pub fn store(&self, key: u64, win: Option<u8>, fail: Option<u8>, hint: u16) {
+        let old = self.probe(key).unwrap_or(Bounds {
+            win: NO_WIN,
+            fail: 0,
+            hint: 0,
+        });
+        let b = Bounds {
+            win: win.map_or(old.win, |w| w.min(old.win)),
+            fail: fail.map_or(old.fail, |f| f.max(old.fail)),
+            hint: if hint != 0 { hint } else { old.hint },
+        };
         let data = b.pack();
         let i = (key as usize & self.mask) * 2;
         let words = self.words();
@@ -276,40 +184,13 @@ unsafe fn free(ptr: *mut u8, layout: Layout) {
 mod tests {
     use super::*;
 
-    const NO_CASH: Cash = Cash {
-        attacker: 0,
-        defender: 0,
-    };
-
     #[test]
     fn bounds_merge_and_survive() {
         let t = Table::new(1);
-        t.store(42, NO_CASH, None, Some(2), 0);
-        t.store(42, NO_CASH, Some(4), None, 7);
-        t.store(42, NO_CASH, Some(5), Some(1), 0);
+        t.store(42, None, Some(2), 0);
+        t.store(42, Some(4), None, 7);
         let b = t.probe(42).unwrap();
         assert_eq!((b.win, b.fail, b.hint), (4, 2, 7));
         assert!(t.probe(43).is_none());
-    }
-
-    #[test]
-    fn bounds_hold_where_cash_carries_them() {
-        let cash = |attacker, defender| Cash { attacker, defender };
-        let t = Table::new(1);
-        t.store(7, cash(10, 5), Some(3), Some(2), 0);
-        let b = t.probe(7).unwrap();
-        // A win holds with more attacker cash or less defender cash, at any depth >= 3.
-        assert!(b.wins(3, cash(10, 5)) && b.wins(4, cash(12, 5)) && b.wins(3, cash(10, 0)));
-        assert!(!b.wins(2, cash(10, 5)));
-        assert!(!b.wins(3, cash(9, 5)) && !b.wins(3, cash(10, 6)));
-        // A failure the other way round, at any depth <= 2.
-        assert!(b.fails(2, cash(10, 5)) && b.fails(1, cash(0, 5)) && b.fails(2, cash(10, 9)));
-        assert!(!b.fails(3, cash(10, 5)));
-        assert!(!b.fails(2, cash(11, 5)) && !b.fails(2, cash(10, 4)));
-        // A weaker proof does not replace a stronger one; an incomparable one does.
-        t.store(7, cash(11, 5), Some(4), None, 0);
-        assert_eq!(t.probe(7).unwrap().win_cash, cash(10, 5));
-        t.store(7, cash(8, 3), Some(3), None, 0);
-        assert_eq!(t.probe(7).unwrap().win_cash, cash(8, 3));
     }
 }
