@@ -4,14 +4,15 @@
 
 use fairysolve::search::solution::thread_pool;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Runs `work` on every item, `threads` at a time, and calls `emit` with the results in
 /// the order of `items`, each as soon as it and those before it are done. Items are
-/// taken in order, so output flows while a long file is worked through. Work that
+/// started in order, so output flows while a long file is worked through. Work that
 /// parallelises itself (a solve with more threads) runs on the same pool: a thread with
-/// no item left helps the items still running.
+/// no item left helps the items still running. Each item is a job of its own, so a
+/// thread that steals work while waiting inside one item's search takes one more item,
+/// never the rest of the file.
 pub fn in_order<T: Sync, R: Send>(
     threads: usize,
     items: &[T],
@@ -25,22 +26,18 @@ pub fn in_order<T: Sync, R: Send>(
         return;
     }
     let pool = thread_pool(threads);
-    let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel();
     // The calling thread hands the results on while the pool's threads work.
-    pool.in_place_scope(|scope| {
-        for _ in 0..threads {
+    pool.in_place_scope_fifo(|scope| {
+        for (i, item) in items.iter().enumerate() {
             let sender = sender.clone();
-            let (next, work) = (&next, &work);
-            scope.spawn(move |_| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                if sender.send((i, work(item))).is_err() {
-                    break;
-                }
+            let work = &work;
+            scope.spawn_fifo(move |_| {
+                // The receiver outlives the scope: a send cannot fail.
+                let _ = sender.send((i, work(item)));
             });
         }
-        // Only the workers' senders are left: the channel closes when they finish.
+        // Only the jobs' senders are left: the channel closes when they finish.
         drop(sender);
         let mut waiting = BTreeMap::new();
         let mut due = 0;
