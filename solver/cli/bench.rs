@@ -224,7 +224,7 @@ enum Variant {
 /// milliseconds is otherwise at the mercy of one scheduler tick).
 const SUITE_ROUNDS: usize = 3;
 const SUITE_MAX_ROUNDS: usize = 100;
-const SUITE_MIN_TIME: Duration = Duration::from_secs(2);
+const SUITE_MIN_TIME: Duration = Duration::from_secs(8);
 
 /// How a suite is solved: the threads of each search, and whether several problems
 /// are solved at once (as `solve FILE` does with more than one thread).
