@@ -674,6 +674,22 @@ mod tests {
         }
     }
 
+    /// A searcher without a deadline.
+    fn unlimited<'a>(
+        game: &'a Game<crate::geometry::Standard>,
+        table: &'a Table,
+        stop: &'a AtomicBool,
+    ) -> Searcher<'a, crate::geometry::Standard> {
+        Searcher::new(
+            game,
+            table,
+            Limits {
+                stop,
+                deadline: None,
+            },
+        )
+    }
+
     /// The same board with other cash is another problem, and not a monotone one: more
     /// attacker cash can take the defender's last move away without check (stalemate).
     /// Black to move: with White holding 4 (budget 6) 1...Kg8 is forced and 2.Ra8 mates;
@@ -685,14 +701,7 @@ mod tests {
         let table = Table::new(1);
         let (game, poor) = game_and_position("7k/R6p/5K1P/8/8/8/8/6R1 b - - taxi \"4 2\";");
         let (_, rich) = game_and_position("7k/R6p/5K1P/8/8/8/8/6R1 b - - taxi \"5 2\";");
-        let s = Searcher::new(
-            &game,
-            &table,
-            Limits {
-                stop: &stop,
-                deadline: None,
-            },
-        );
+        let s = unlimited(&game, &table, &stop);
         assert!(s.defend(&poor, 2, &mut Killers::default()).unwrap());
         assert!(!s.defend(&rich, 2, &mut Killers::default()).unwrap());
         assert!(game.legal_moves(&rich).is_empty() && !game.in_check(&rich));
@@ -706,14 +715,7 @@ mod tests {
         let (game, pos) = game_and_position("8/8/8/8/8/1K6/7P/k2R4 w - - taxi \"2 0\";");
         let stop = AtomicBool::new(false);
         let table = Table::new(1);
-        let s = Searcher::new(
-            &game,
-            &table,
-            Limits {
-                stop: &stop,
-                deadline: None,
-            },
-        );
+        let s = unlimited(&game, &table, &stop);
         assert_eq!(s.last_ply_shortcut(&pos), None);
         assert!(s.attack(&pos, 1, &mut Killers::default()).unwrap());
     }
