@@ -97,10 +97,6 @@ impl NodeCounter {
     }
 }
 
-/// Defender nodes below this depth skip the table: they are the most numerous and the
-/// cheapest to recompute, and probing them costs more in cache misses than it saves.
-const TT_MIN_DEFENCE_DEPTH: u32 = 2;
-
 /// Depth from which parallel splitting of defences pays for its overhead.
 const PARALLEL_MIN_DEPTH: u32 = 3;
 
@@ -460,16 +456,16 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         self.nodes.count();
         self.check_limits()?;
         if n <= 1 {
+            // No attacker move left: these nodes skip the table. They are the most
+            // numerous and the cheapest to recompute, and probing them costs more in
+            // cache misses than it saves.
             return Ok(self.every_last_defence_loses(pos));
         }
         let key = self.table_key(pos);
-        let mut hint = 0;
-        if n >= TT_MIN_DEFENCE_DEPTH {
-            match self.known(key, n) {
-                Known::Answer(won) => return Ok(won),
-                Known::Hint(h) => hint = h,
-            }
-        }
+        let hint = match self.known(key, n) {
+            Known::Answer(won) => return Ok(won),
+            Known::Hint(h) => h,
+        };
         // The last refutation at this depth usually refutes here too: try it before
         // generating the other defences.
         let killer = k.defence[n as usize & 31];
@@ -477,9 +473,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         if let Some(km) = killer {
             if self.game.is_legal_quick(pos, km) == Some(true) {
                 if !self.defence_loses(pos, km, n, k)? {
-                    if n >= TT_MIN_DEFENCE_DEPTH {
-                        self.tt.store(key, None, Some(n as u8), order::pack(km));
-                    }
+                    self.tt.store(key, None, Some(n as u8), order::pack(km));
                     return Ok(false);
                 }
                 tried = Some(km);
@@ -494,9 +488,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         if let Some(t) = tried {
             moves.retain(|&m| m != t);
             if moves.is_empty() {
-                if n >= TT_MIN_DEFENCE_DEPTH {
-                    self.tt.store(key, Some(n as u8), None, 0);
-                }
+                self.tt.store(key, Some(n as u8), None, 0);
                 return Ok(true);
             }
         }
@@ -515,14 +507,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         })?;
         if let Some(mv) = refutation {
             k.defence[n as usize & 31] = Some(mv);
-            if n >= TT_MIN_DEFENCE_DEPTH {
-                self.tt.store(key, None, Some(n as u8), order::pack(mv));
-            }
+            self.tt.store(key, None, Some(n as u8), order::pack(mv));
             return Ok(false);
         }
-        if n >= TT_MIN_DEFENCE_DEPTH {
-            self.tt.store(key, Some(n as u8), None, 0);
-        }
+        self.tt.store(key, Some(n as u8), None, 0);
         Ok(true)
     }
 
@@ -691,7 +679,8 @@ mod tests {
     }
 
     /// The same board with other cash is another problem, and not a monotone one: more
-    /// attacker cash can take the defender's last move away without check (stalemate).
+    /// attacker cash can take the defender's last move away without check (stalemate,
+    /// rules.md 2.2-2.3).
     /// Black to move: with White holding 4 (budget 6) 1...Kg8 is forced and 2.Ra8 mates;
     /// with 5 (budget 7) the rook on g1 covers g8 and Black is stalemated. One searcher,
     /// one table: the first proof must not answer the second question.
