@@ -5,23 +5,11 @@
 
 mod peer_perft;
 
+use fairysolve::cpu_time::thread_cpu_time;
 use fairysolve::game::Game;
 use peer_perft::{boards, cozy_perft, shakmaty_perft};
 use std::hint::black_box;
 use std::time::Duration;
-
-/// CPU time of this thread: on a virtual machine whose host takes the core away now and
-/// then, wall time would count those spells and CPU time does not.
-fn thread_cpu_time() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for the call to write.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime");
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
 
 /// Best CPU time of each contender over `rounds` rounds, the contenders taking turns
 /// within a round: on a shared machine a slow spell then hurts all of them alike, and

@@ -6,11 +6,12 @@
 //! geometry); `position` (state and the board's part of a move); `trapdoor` (a rule
 //! modifier); `game` (the order of events of a move under the rules in force);
 //! `fen`, `setup` and `epd` (reading and writing positions); `san` (notation); `perft`;
-//! `search` (the mate solver).
+//! `search` (the mate solver); `cpu_time` (what the benchmarks measure).
 
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod cpu_time;
 pub mod diagram;
 pub mod epd;
 pub mod fen;

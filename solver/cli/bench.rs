@@ -4,6 +4,7 @@
 //! Perft side by side with cozy-chess and shakmaty is `cargo bench --bench peers`.
 
 use clap::Args;
+use fairysolve::cpu_time::thread_cpu_time;
 use fairysolve::epd::{self, Line};
 use fairysolve::fen::parse_fen;
 use fairysolve::game::{Game, Rules};
@@ -233,21 +234,6 @@ struct Config {
     threads: usize,
     concurrent: bool,
     variant: Variant,
-}
-
-/// CPU time used so far by the calling thread (steal time of a virtual machine
-/// excluded, as the peer's own CPU time excludes it). Single-threaded work runs on the
-/// calling thread; idle pool threads spinning down after parallel work are not counted.
-fn thread_cpu_time() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for the call to write.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Solves every problem; returns the wall time, the calling thread's CPU time (all of
