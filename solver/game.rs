@@ -358,7 +358,7 @@ impl<T: Terrain> Game<T> {
         if !self.terrain.shifts() {
             if let Some(td) = self.rules.trapdoor {
                 // Stop at the first move that passes the Trapdoor's own test (none is
-                // needed when nothing of the mover's can fall).
+                // needed when the fall guard clears every move).
                 let guard = self.fall_guard(pos);
                 if !guard.clears_all {
                     let mut first = FirstLegal {

@@ -171,7 +171,6 @@ impl Position {
     pub fn hash(&self) -> u64 {
         self.hash
     }
-
     pub fn halfmoves(&self) -> u32 {
         self.halfmoves as u32
     }

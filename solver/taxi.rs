@@ -320,7 +320,8 @@ impl<G: Geometry, S: MoveSink> MoveSink for Affordable<'_, G, S> {
 mod tests {
     use super::*;
 
-    /// The mask agrees with pricing each step as a move.
+    /// The mask agrees with pricing each step as a move (rules.md 2.1: a king step 1, a
+    /// capture adds the towing fee).
     #[test]
     fn affordable_king_steps_are_the_steps_paid_for() {
         let geo = &crate::geometry::Standard;

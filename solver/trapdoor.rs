@@ -96,7 +96,8 @@ mod tests {
     use crate::fen::parse_fen;
 
     /// The pieces that fall are those with one move left, whatever the other timers
-    /// (every r from 1 to the largest), of the mover only, arrivals excepted.
+    /// (every r from 1 to the largest), of the mover only, arrivals excepted (rules.md
+    /// 1.2).
     #[test]
     fn expiring_means_one_move_left() {
         let mut pos =

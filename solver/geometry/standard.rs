@@ -234,7 +234,8 @@ mod tests {
     use super::*;
 
     /// A ride's length is the king distance (rules.md 2.1 prices a ride by the squares
-    /// travelled, a king step 1 and a rook a1-a8 7), and `rides_within` holds exactly the squares that close.
+    /// travelled, a king step 1 and a rook a1-a8 7), and `rides_within` holds exactly
+    /// the squares that close.
     #[test]
     fn ride_lengths_are_king_distances() {
         for a in (0..64).map(Square::new) {
