@@ -390,6 +390,30 @@ impl<T: Terrain> Game<T> {
         }
     }
 
+    /// Whether the side to move surely has a legal king step, found without listing its
+    /// moves: a step onto a square no enemy man attacks, with no man of its own due to
+    /// fall at the end of the move (the king itself leaves its square, so it does not
+    /// fall; rules.md 1.2, 1.5d). `false` says nothing: Taxi, aftershocks and other
+    /// falling men are left to the full test.
+    pub fn has_plain_king_step(&self, pos: &Position) -> bool {
+        if self.rules.taxi.is_some() || self.terrain.shifts() {
+            return false;
+        }
+        let us = pos.turn();
+        let board = pos.board();
+        let Some(king) = board.king(us) else {
+            return false;
+        };
+        let king_square = Bitboard::from_square(king);
+        if Trapdoor::expiring(pos, us, king_square).is_nonempty() {
+            return false;
+        }
+        let geo = self.geo(pos);
+        let steps = geo.king_attacks(king) - board.by_color(us);
+        let occupied = board.occupied() - king_square;
+        (steps - crate::attacks::attacked_within(geo, board, !us, occupied, steps)).is_nonempty()
+    }
+
     pub fn status(&self, pos: &Position) -> Status {
         if self.has_legal_move(pos) {
             Status::Ongoing
@@ -780,7 +804,8 @@ mod tests {
     /// the Trapdoor is legal unless, played with its falls, it leaves the mover's king in
     /// check (a move that mates first, or whose own king falls, ends the game and is
     /// legal). On random games where pieces tick and fall, so that the shortcuts of the
-    /// fall guard (which moves need the full test) are all exercised.
+    /// fall guard (which moves need the full test) are all exercised; and wherever
+    /// `has_plain_king_step` finds a king step, the list has one.
     #[test]
     fn trapdoor_legality_equals_playing_every_move() {
         let mut rng = crate::test_rng::Rng(0x5DEE_CE66_D1CE_4E5B);
@@ -795,7 +820,7 @@ mod tests {
             "r3k2r/2b5/8/3q4/2Q5/5B2/8/R3K2R w KQkq - 0 1",
             "3rk3/6b1/1b6/8/5B2/2q5/2R5/3QK2R w K - 0 1",
         ];
-        let mut rejected_king_steps = 0;
+        let (mut rejected_king_steps, mut plain_steps) = (0, 0);
         for (trapdoor, taxi) in rules {
             let game = Game::new(Rules { trapdoor, taxi });
             let without = Game::new(Rules {
@@ -831,6 +856,14 @@ mod tests {
                             "{}",
                             crate::fen::write_fen(&pos)
                         );
+                        if game.has_plain_king_step(&pos) {
+                            plain_steps += 1;
+                            assert!(
+                                moves.iter().any(|m| m.role == Role::King && !m.is_castle()),
+                                "{}",
+                                crate::fen::write_fen(&pos)
+                            );
+                        }
                         if moves.is_empty() {
                             break;
                         }
@@ -846,5 +879,6 @@ mod tests {
         // King steps onto a line opened by the falls, refused: the case the guard's
         // `king_danger` must catch.
         assert!(rejected_king_steps > 50, "{rejected_king_steps}");
+        assert!(plain_steps > 1_000, "{plain_steps}");
     }
 }

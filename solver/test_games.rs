@@ -31,3 +31,51 @@ pub fn random_positions(
         }
     }
 }
+
+/// Calls `visit` with `count` positions (and their legal moves) made by setting the two
+/// kings and `men` (FEN letters) on random squares, White to move, Black not in check:
+/// crowded, tactical boards that random play from a start reaches rarely.
+pub fn random_placements(
+    seed: u64,
+    count: usize,
+    men: &str,
+    mut visit: impl FnMut(&Position, &MoveList),
+) {
+    let mut rng = Rng(seed);
+    let mut seen = 0;
+    while seen < count {
+        let mut squares = [None; 64];
+        for man in "Kk".chars().chain(men.chars()) {
+            // Pawns stay off the first and last ranks.
+            let (low, high) = if man.eq_ignore_ascii_case(&'p') {
+                (8, 56)
+            } else {
+                (0, 64)
+            };
+            let sq = loop {
+                let sq = low + rng.below(high - low);
+                if squares[sq].is_none() {
+                    break sq;
+                }
+            };
+            squares[sq] = Some(man);
+        }
+        let ranks: Vec<String> = (0..8)
+            .rev()
+            .map(|rank| {
+                (0..8)
+                    .map(|file| squares[rank * 8 + file].unwrap_or('1'))
+                    .collect()
+            })
+            .collect();
+        let Ok(pos) = parse_fen(&format!("{} w - - 0 1", ranks.join("/"))) else {
+            continue;
+        };
+        if crate::movegen::king_attacked(&Standard, &pos, crate::types::Color::Black) {
+            continue;
+        }
+        let moves = legal_moves(&Standard, &pos);
+        visit(&pos, &moves);
+        seen += 1;
+    }
+}

@@ -17,7 +17,7 @@ use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::Role;
-use order::{CheckCandidates, CheckInfo, Flights};
+use order::{CheckCandidates, CheckInfo, FlightTakers, Flights};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -339,9 +339,17 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             return Ok(false);
         }
-        let mut moves = MoveList::new();
-        self.game.legal_moves_into(pos, &mut moves);
         let flights = self.flights(pos);
+        let mut moves = MoveList::new();
+        if flights.free.is_nonempty() {
+            // Only a move that leaves no flight free can win: generate just those (with
+            // flights the board does not shift, so there are no aftershocks to add).
+            self.game
+                .generate_base(pos, &mut FlightTakers::new(geo, pos, &flights, &mut moves));
+            self.game.retain_legal(pos, &mut moves);
+        } else {
+            self.game.legal_moves_into(pos, &mut moves);
+        }
         for &mv in moves.iter() {
             if flights.kept_by(geo, pos, mv) {
                 continue;
@@ -544,6 +552,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
     fn every_last_defence_loses(&self, pos: &Position) -> bool {
         if !defender_king_may_fall(pos) {
             return self.game.is_checkmated(pos);
+        }
+        if self.game.has_plain_king_step(pos) {
+            return false;
         }
         let mut moves = MoveList::new();
         self.game.legal_moves_into(pos, &mut moves);

@@ -247,6 +247,91 @@ impl Flights {
     }
 }
 
+/// The moves of the side to move that may leave the defender's king no free flight: a
+/// superset of the moves `keeps_a_flight` rejects, found a piece at a time instead of a
+/// move at a time. A flight that no other rider of ours covers, even with the mover's
+/// square empty, must be covered by the mover from its arrival square; rides are
+/// reversible, so those arrival squares are the mover's attacks from the flight. (No
+/// piece lands on a flight: it would cover it now. Pawns, which push, and special moves
+/// are all kept.)
+pub struct FlightTakers<'a, G: Geometry> {
+    geo: &'a G,
+    us: crate::types::Color,
+    flights: Bitboard,
+    /// The board as `keeps_a_flight` judges lines: without the vanishing men and the
+    /// defender's king.
+    open: Bitboard,
+    straight: Bitboard,
+    diagonal: Bitboard,
+    out: &'a mut MoveList,
+}
+
+impl<'a, G: Geometry> FlightTakers<'a, G> {
+    pub fn new(
+        geo: &'a G,
+        pos: &Position,
+        flights: &Flights,
+        out: &'a mut MoveList,
+    ) -> FlightTakers<'a, G> {
+        let board = pos.board();
+        let us = pos.turn();
+        let ours = board.by_color(us);
+        let king = board
+            .king(!us)
+            .map_or(Bitboard::EMPTY, Bitboard::from_square);
+        FlightTakers {
+            geo,
+            us,
+            flights: flights.free,
+            open: board.occupied() - flights.vanishing - king,
+            straight: board.rooks_and_queens() & ours,
+            diagonal: board.bishops_and_queens() & ours,
+            out,
+        }
+    }
+}
+
+impl<G: Geometry> FlightTakers<'_, G> {
+    /// Of the `targets` of the man of `role` on `from`, those from which it may take
+    /// every flight that no other rider covers.
+    #[inline(always)]
+    fn wanted(&self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
+        let geo = self.geo;
+        // Leaving `from` can only open lines; landing on the target can only close them.
+        let open = self.open.without(from);
+        let (straight, diagonal) = (self.straight.without(from), self.diagonal.without(from));
+        let mut wanted = targets;
+        for f in self.flights {
+            let covered = (geo.rook_attacks(f, open) & straight).is_nonempty()
+                || (geo.bishop_attacks(f, open) & diagonal).is_nonempty();
+            if !covered {
+                wanted &= piece_attacks(geo, role, !self.us, f, open);
+            }
+        }
+        wanted
+    }
+}
+
+impl<G: Geometry> MoveSink for FlightTakers<'_, G> {
+    #[inline(always)]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        let wanted = self.wanted(role, from, targets);
+        self.out.piece(role, from, wanted);
+    }
+    #[inline(always)]
+    fn king_steps_wanted(&self, king: Square) -> Bitboard {
+        self.wanted(Role::King, king, Bitboard::FULL)
+    }
+    #[inline(always)]
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        self.out.pawn(from, targets, promo);
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.out.push(mv);
+    }
+}
+
 /// Flights of the defender's king (the side not to move) that no man of the side to move
 /// covers now, judged with the king off the board as it would stand on the flight.
 pub fn free_flights<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
@@ -302,7 +387,7 @@ mod tests {
     use crate::fen::parse_fen;
     use crate::geometry::Standard;
     use crate::movegen::MoveSink;
-    use crate::test_games::random_positions;
+    use crate::test_games::{random_placements, random_positions};
     use crate::test_rng::Rng;
 
     /// Collects the king's moves only.
@@ -362,6 +447,47 @@ mod tests {
             }
         });
         assert!(checks > 2_000 && quiet > 20_000, "{checks} {quiet}");
+    }
+
+    /// `FlightTakers` keeps every move that `keeps_a_flight` does not reject, with any
+    /// set of vanishing men, and leaves out many that it does reject.
+    #[test]
+    fn flight_takers_keep_every_move_that_may_take_all_flights() {
+        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        let (mut needed, mut dropped) = (0, 0);
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+        ];
+        let mut check = |pos: &Position, moves: &MoveList| {
+            let vanishing = pos.board().occupied() & Bitboard(rng.next() & rng.next());
+            let free = free_flights(&Standard, pos);
+            let flights = Flights { free, vanishing };
+            let mut takers = MoveList::new();
+            crate::movegen::generate(
+                &Standard,
+                pos,
+                &mut FlightTakers::new(&Standard, pos, &flights, &mut takers),
+            );
+            for &mv in moves.iter() {
+                let fen = crate::fen::write_fen(pos);
+                if !keeps_a_flight(&Standard, pos, free, mv, vanishing) {
+                    needed += 1;
+                    assert!(
+                        takers.contains(&mv),
+                        "{mv:?} in {fen}, vanishing {vanishing:?}"
+                    );
+                } else if !takers.contains(&mv) {
+                    dropped += 1;
+                }
+            }
+            assert!(takers.iter().all(|mv| moves.contains(mv)));
+        };
+        random_positions(0x6A09_E667_F3BC_C909, &starts, 80, 60, &mut check);
+        random_placements(0xBB67_AE85_84CA_A73B, 3_000, "QRBNPPrnp", &mut check);
+        assert!(needed > 10_000 && dropped > 10_000, "{needed} {dropped}");
     }
 
     /// `keeps_a_flight` never claims a flight that the king cannot take: over random
