@@ -313,12 +313,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                         && !self.game.has_legal_move(&next);
                 }
                 if !fide {
-                    let played = self.game.play(pos, mv);
-                    return match played.outcome {
-                        Some(Outcome::Mate) => true,
-                        Some(Outcome::KingFell) => false,
-                        None => self.game.is_checkmated(&played.position),
-                    };
+                    return self.game.mates(pos, mv);
                 }
                 let mut next = *pos;
                 next.play_fide(geo, mv);
