@@ -358,6 +358,12 @@ impl<T: Terrain> Game<T> {
     }
 
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
+        if self.rules.trapdoor.is_none() && !self.terrain.shifts() {
+            // Nothing to judge a move by but the generator: ask whether it has any.
+            let mut any = movegen::AnyMove(false);
+            self.generate_base(pos, &mut any);
+            return any.0;
+        }
         self.first_legal_move_at(pos, depth).is_some()
     }
 
