@@ -174,18 +174,29 @@ impl<T: Terrain> Game<T> {
     #[inline(always)]
     fn play_core(&self, pos: &Position, mv: Move) -> Position {
         let mut p = *pos;
-        if self.is_plain() {
-            p.play_fide(self.geo(pos), mv);
+        self.play_core_in_place(&mut p, mv);
+        p
+    }
+
+    /// `play_core` on the position itself (no copy to return).
+    #[inline(always)]
+    fn play_core_in_place(&self, p: &mut Position, mv: Move) {
+        let geo = self.geo(p);
+        let us = p.turn();
+        let price = match &self.rules.taxi {
+            Some(_) => taxi::cost(geo, p.board(), mv),
+            None => 0,
+        };
+        // Taxi's board part is FIDE's: only timers and aftershocks need the full move.
+        if self.rules.trapdoor.is_none() && !self.terrain.shifts() {
+            p.play_fide(geo, mv);
         } else {
-            p.play_board(self.geo(pos), mv);
+            p.play_board(geo, mv);
         }
         if let Some(taxi) = &self.rules.taxi {
-            let us = pos.turn();
-            let price = taxi::cost(self.geo(pos), pos.board(), mv);
-            p.set_cash(us, pos.cash(us).saturating_sub(price));
-            p.set_cash(!us, pos.cash(!us) + taxi.income);
+            p.set_cash(us, p.cash(us).saturating_sub(price));
+            p.set_cash(!us, p.cash(!us) + taxi.income);
         }
-        p
     }
 
     /// The moves legal by movement, price and check, with aftershocks (before the
@@ -513,12 +524,31 @@ impl<T: Terrain> Game<T> {
         // Without a trapdoor nothing follows the move: small enough to inline, so the
         // result is built in place.
         match self.rules.trapdoor {
-            None => Played {
-                position: self.play_core(pos, mv),
-                fallen: Bitboard::EMPTY,
-                outcome: None,
-            },
+            None => {
+                let mut played = Played {
+                    position: *pos,
+                    fallen: Bitboard::EMPTY,
+                    outcome: None,
+                };
+                self.play_core_in_place(&mut played.position, mv);
+                played
+            }
             Some(td) => self.play_trapdoor(pos, mv, td),
+        }
+    }
+
+    /// `play` into `out`, whatever it held: without a trapdoor the position is copied
+    /// once, into place.
+    #[inline(always)]
+    pub fn play_into(&self, out: &mut Played, pos: &Position, mv: Move) {
+        match self.rules.trapdoor {
+            None => {
+                out.position = *pos;
+                out.fallen = Bitboard::EMPTY;
+                out.outcome = None;
+                self.play_core_in_place(&mut out.position, mv);
+            }
+            Some(td) => *out = self.play_trapdoor(pos, mv, td),
         }
     }
 

@@ -230,7 +230,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         };
         // Two slots, written in place: a played position is too large to move around.
         let play_into = |slot: &mut Played, mv: Move| {
-            *slot = self.game.play(pos, mv);
+            self.game.play_into(slot, pos, mv);
             self.tt.prefetch(self.table_key(&slot.position));
         };
         let mut slots = [self.game.play(pos, first); 2];
