@@ -895,7 +895,7 @@ mod tests {
                 let mut pos = *start;
                 for sq in pos.board().occupied() {
                     if rng.below(3) == 0 {
-                        pos.set_timer(sq, Some(1 + rng.below(2) as u8));
+                        pos.set_timer(sq, Some(1 + rng.below(timer as usize) as u8));
                     }
                 }
                 for &mv in game.legal_moves(&pos).iter() {

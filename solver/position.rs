@@ -297,7 +297,7 @@ impl Position {
     /// `play_board` for FIDE rules on a fixed board, where no man ticks and no
     /// aftershock is played: the variant state is not looked at (a timer left in such a
     /// position would only go stale, as nothing reads it). The move generator's
-    /// benchmark and the orthodox solver's hot path.
+    /// benchmark and the hot path of the orthodox and Taxi solvers.
     #[inline(always)]
     pub fn play_fide<G: Geometry>(&mut self, geo: &G, mv: Move) -> Option<(Square, Piece)> {
         let (us, ep) = (self.turn, self.ep);

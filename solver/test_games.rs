@@ -1,4 +1,5 @@
-//! Positions reached by random legal play on the standard board, for the unit tests.
+//! Positions for the unit tests on the standard board: reached by random legal play, or
+//! made by setting men on random squares.
 
 use crate::fen::parse_fen;
 use crate::geometry::Standard;
