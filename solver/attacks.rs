@@ -5,6 +5,19 @@ use crate::board::Board;
 use crate::geometry::Geometry;
 use crate::types::{Color, Role, Square};
 
+/// The steps of `color`'s king on `king` onto squares not its own that no enemy man
+/// attacks, judged with the king off the board (it cannot hide behind itself).
+#[inline(always)]
+pub fn unattacked_king_steps<G: Geometry>(
+    geo: &G,
+    board: &Board,
+    king: Square,
+    color: Color,
+) -> Bitboard {
+    let steps = geo.king_attacks(king) - board.by_color(color);
+    steps - attacked_within(geo, board, !color, board.occupied().without(king), steps)
+}
+
 /// Pieces of `by` that attack `sq`, with `occupied` as the blockers.
 #[inline(always)]
 pub fn attackers<G: Geometry>(

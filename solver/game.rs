@@ -426,14 +426,10 @@ impl<T: Terrain> Game<T> {
         let Some(king) = board.king(us) else {
             return false;
         };
-        let king_square = Bitboard::from_square(king);
-        if Trapdoor::expiring(pos, us, king_square).is_nonempty() {
+        if Trapdoor::expiring(pos, us, Bitboard::from_square(king)).is_nonempty() {
             return false;
         }
-        let geo = self.geo(pos);
-        let steps = geo.king_attacks(king) - board.by_color(us);
-        let occupied = board.occupied() - king_square;
-        (steps - crate::attacks::attacked_within(geo, board, !us, occupied, steps)).is_nonempty()
+        crate::attacks::unattacked_king_steps(self.geo(pos), board, king, us).is_nonempty()
     }
 
     pub fn status(&self, pos: &Position) -> Status {

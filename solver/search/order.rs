@@ -1,7 +1,7 @@
 //! Move ordering for the solver and the cheap check test of the attacker's last move.
 //! Ordering only changes how soon a proof is found, never what is proved.
 
-use crate::attacks::{attacked_within, piece_attacks};
+use crate::attacks::{piece_attacks, unattacked_king_steps};
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Geometry, Terrain};
@@ -249,11 +249,11 @@ impl Flights {
 
 /// The moves of the side to move that may leave the defender's king no free flight: a
 /// superset of the moves for which `keeps_a_flight` is false, found a piece at a time
-/// instead of a move at a time. A flight that no other rider of ours covers, even with the mover's
-/// square empty, must be covered by the mover from its arrival square; rides are
-/// reversible, so those arrival squares are the mover's attacks from the flight. (No
-/// piece lands on a flight: it would cover it now. Pawns, which push, and special moves
-/// are all kept.)
+/// instead of a move at a time. A flight that no other rider of ours covers, even with
+/// the mover's square empty, must be covered by the mover from its arrival square;
+/// rides are reversible, so those arrival squares are the mover's attacks from the
+/// flight. (No piece lands on a flight: it would cover it now. Pawns, which push, and
+/// special moves are all kept.)
 pub struct FlightTakers<'a, G: Geometry> {
     geo: &'a G,
     us: Color,
@@ -337,11 +337,10 @@ impl<G: Geometry> MoveSink for FlightTakers<'_, G> {
 pub fn free_flights<G: Geometry>(geo: &G, pos: &Position) -> Bitboard {
     let board = pos.board();
     let us = pos.turn();
-    let Some(king) = board.king(!us) else {
-        return Bitboard::EMPTY;
-    };
-    let ring = geo.king_attacks(king) - board.by_color(!us);
-    ring - attacked_within(geo, board, us, board.occupied().without(king), ring)
+    match board.king(!us) {
+        Some(king) => unattacked_king_steps(geo, board, king, !us),
+        None => Bitboard::EMPTY,
+    }
 }
 
 /// Whether after the ordinary move `mv` one of the free `flights` is still free, so that
