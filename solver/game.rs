@@ -117,29 +117,40 @@ pub enum Status {
 /// move whose own falls would expose the mover's king; real problems stay far below.
 const MAX_MATE_RECURSION: u32 = 32;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Game<T: Terrain = Standard> {
     pub terrain: T,
     pub rules: Rules,
+    /// The price of the dearest move on this terrain (Taxi, rules.md 2.1): from this
+    /// cash on, every move is affordable. Worked out once, square by square.
+    taxi_dearest: u32,
 }
 
 impl Game<Standard> {
     pub fn fide() -> Game<Standard> {
-        Game {
-            terrain: Standard,
-            rules: Rules::default(),
-        }
+        Game::on(Standard, Rules::default())
     }
 
     pub fn new(rules: Rules) -> Game<Standard> {
-        Game {
-            terrain: Standard,
-            rules,
-        }
+        Game::on(Standard, rules)
     }
 }
 
 impl<T: Terrain> Game<T> {
+    /// The game of `rules` on `terrain`.
+    pub fn on(terrain: T, rules: Rules) -> Game<T> {
+        Game {
+            taxi_dearest: taxi::dearest_move_on(&terrain),
+            terrain,
+            rules,
+        }
+    }
+
+    /// The price of the dearest move on this terrain (rules.md 2.1).
+    pub fn taxi_dearest(&self) -> u32 {
+        self.taxi_dearest
+    }
+
     /// The geometry in force in `pos`.
     #[inline(always)]
     pub fn geo(&self, pos: &Position) -> &T::Geo {
@@ -178,9 +189,10 @@ impl<T: Terrain> Game<T> {
         p
     }
 
-    /// `play_core` on the position itself (no copy to return).
+    /// `play_core` on the position itself (no copy to return): the whole of `play` when
+    /// there is no trapdoor.
     #[inline(always)]
-    fn play_core_in_place(&self, p: &mut Position, mv: Move) {
+    pub(crate) fn play_core_in_place(&self, p: &mut Position, mv: Move) {
         let geo = self.geo(p);
         let us = p.turn();
         let price = match &self.rules.taxi {
@@ -215,7 +227,7 @@ impl<T: Terrain> Game<T> {
     pub fn generate_base<S: MoveSink>(&self, pos: &Position, sink: &mut S) {
         let geo = self.geo(pos);
         match &self.rules.taxi {
-            Some(taxi) if !taxi::rich(geo, pos, taxi) => {
+            Some(taxi) if !taxi::rich(geo, pos, taxi, self.taxi_dearest) => {
                 let mut priced =
                     taxi::Affordable::new(geo, pos.board(), pos.cash(pos.turn()), sink);
                 let threats = taxi::AffordableAttack::against_mover(geo, pos, taxi);
@@ -364,10 +376,12 @@ impl<T: Terrain> Game<T> {
     }
 
     /// Whether the side to move has a legal move (cheaper than listing them).
+    #[inline]
     pub fn has_legal_move(&self, pos: &Position) -> bool {
         self.has_legal_move_at(pos, 0)
     }
 
+    #[inline(always)]
     fn has_legal_move_at(&self, pos: &Position, depth: u32) -> bool {
         if self.rules.trapdoor.is_none() && !self.terrain.shifts() {
             // Nothing to judge a move by but the generator: ask whether it has any.
@@ -726,18 +740,13 @@ impl AnyGame {
     /// The same board under other rule modifiers.
     pub fn with_rules(&self, rules: Rules) -> AnyGame {
         match self {
-            AnyGame::Standard(g) => AnyGame::Standard(Game {
-                terrain: g.terrain,
-                rules,
-            }),
-            AnyGame::Earthquake(g) => AnyGame::Earthquake(Box::new(Game {
-                terrain: g.terrain.clone(),
-                rules,
-            })),
-            AnyGame::Aftershocks(g) => AnyGame::Aftershocks(Box::new(Game {
-                terrain: g.terrain.clone(),
-                rules,
-            })),
+            AnyGame::Standard(g) => AnyGame::Standard(Game::on(g.terrain, rules)),
+            AnyGame::Earthquake(g) => {
+                AnyGame::Earthquake(Box::new(Game::on(g.terrain.clone(), rules)))
+            }
+            AnyGame::Aftershocks(g) => {
+                AnyGame::Aftershocks(Box::new(Game::on(g.terrain.clone(), rules)))
+            }
         }
     }
     /// The Earthquake geometry in force in `pos`, if the board is displaced.

@@ -91,6 +91,9 @@ pub struct Position {
     pub(crate) quake: Quake,
     /// Castling is written king-takes-rook (the set-up is not the standard array).
     pub(crate) chess960: bool,
+    /// The Zobrist hash of everything but the cash (`hash_without_cash`): playing a
+    /// Taxi move changes both amounts, and the one reader, the table's key, mixes them in
+    /// itself (replacing amounts that no longer matter).
     pub(crate) hash: u64,
 }
 
@@ -142,7 +145,7 @@ impl Position {
             chess960,
             hash: 0,
         };
-        pos.hash = pos.compute_hash();
+        pos.hash = pos.compute_hash() ^ pos.cash_hash();
         pos
     }
 
@@ -167,9 +170,21 @@ impl Position {
     pub fn ep_square(&self) -> Option<Square> {
         self.ep
     }
+    /// The Zobrist hash of the whole state (`compute_hash`, kept up to date).
     #[inline(always)]
     pub fn hash(&self) -> u64 {
+        self.hash ^ self.cash_hash()
+    }
+    /// The Zobrist hash of the state without the Taxi cash.
+    #[inline(always)]
+    pub fn hash_without_cash(&self) -> u64 {
         self.hash
+    }
+    #[inline(always)]
+    fn cash_hash(&self) -> u64 {
+        Color::ALL
+            .into_iter()
+            .fold(0, |h, c| h ^ zobrist::cash(c, self.cash(c)))
     }
     pub fn halfmoves(&self) -> u32 {
         self.halfmoves as u32
@@ -218,14 +233,12 @@ impl Position {
     /// Sets the en passant square (retro-analysis may prove one a diagram does not state).
     pub fn set_ep(&mut self, ep: Option<Square>) {
         self.ep = ep;
-        self.hash = self.compute_hash();
+        self.hash = self.compute_hash() ^ self.cash_hash();
     }
 
+    #[inline(always)]
     pub fn set_cash(&mut self, color: Color, amount: u32) {
-        let amount = amount.min(u16::MAX as u32) as u16;
-        self.hash ^= zobrist::cash(color, self.cash[color.index()] as u32);
-        self.cash[color.index()] = amount;
-        self.hash ^= zobrist::cash(color, amount as u32);
+        self.cash[color.index()] = amount.min(u16::MAX as u32) as u16;
     }
 
     /// Removes a piece from the board (a fall through a trapdoor), with its timer.
@@ -254,9 +267,7 @@ impl Position {
         for sq in self.timers.ticking() {
             h ^= zobrist::timer(sq, self.timers.left(sq));
         }
-        for c in Color::ALL {
-            h ^= zobrist::cash(c, self.cash[c.index()] as u32);
-        }
+        h ^= self.cash_hash();
         h ^= zobrist::quake(self.quake.dx, self.quake.shocks, self.quake.no_return);
         h
     }

@@ -284,13 +284,7 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
             checks
                 .validate(&Standard, &rec.setup)
                 .map_err(setup_error)?;
-            (
-                AnyGame::Standard(Game {
-                    terrain: Standard,
-                    rules,
-                }),
-                None,
-            )
+            (AnyGame::Standard(Game::on(Standard, rules)), None)
         }
         Some(o) => {
             let (dx, dy) = displacement(&rec, o)?;
@@ -312,18 +306,12 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
             }
             checks.validate(&geo, &rec.setup).map_err(setup_error)?;
             match op("aftershock") {
-                None => (
-                    AnyGame::Earthquake(Box::new(Game {
-                        terrain: geo,
-                        rules,
-                    })),
-                    None,
-                ),
+                None => (AnyGame::Earthquake(Box::new(Game::on(geo, rules))), None),
                 Some(a) => {
                     let quake = aftershocks(&rec, a, dx)?;
                     let terrain = Shifting::new(dy, void);
                     (
-                        AnyGame::Aftershocks(Box::new(Game { terrain, rules })),
+                        AnyGame::Aftershocks(Box::new(Game::on(terrain, rules))),
                         Some(quake),
                     )
                 }

@@ -5,7 +5,7 @@
 use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Shifting, Terrain};
 use crate::movegen::{EveryAttack, MoveSink, Threats};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -212,10 +212,70 @@ const FEES_AT_MOST: [u64; 5] = {
     masks
 };
 
-/// The price of the dearest move on this board: the longest ride, the largest towing
-/// fee, a promotion.
-fn dearest_move<G: Geometry>(geo: &G) -> u32 {
-    geo.longest_ride() + 4 + 2
+/// The exact price of the dearest move on a board (rules.md 2.1): a ride with the
+/// towing fee where it ends, or a promotion (a pawn's step or capture plus 2). A
+/// knight's capture (2 + 4), castling (5) and en passant (1 + 4) never cost more than a
+/// promoting capture's bound, 1 + 4 + 2. On the standard board it is 8 (Ra1xa8, or
+/// Qh1xd5). Found square by square: not for hot paths.
+pub fn exact_dearest_move<G: Geometry>(geo: &G) -> u32 {
+    let promoting_capture = 1 + 4 + 2;
+    let mut dearest = promoting_capture;
+    for to in geo.squares() {
+        // Rides are reversible: the squares a ride to `to` starts from are those it
+        // reaches from `to`.
+        for from in geo.queen_attacks(to, Bitboard::EMPTY) & geo.squares() {
+            dearest = dearest.max(geo.ride_length(from, to) + towing_fee(to));
+        }
+        for color in [Color::White, Color::Black] {
+            for step in geo.pawn_step(color, to) {
+                // A double step: two steps, no fee.
+                for second in geo.pawn_step(color, step) {
+                    dearest = dearest.max(geo.ride_length(to, second));
+                }
+            }
+        }
+    }
+    dearest
+}
+
+/// The cash from which the exact amount of each side stops mattering for the next
+/// turns: `[side to move, other side]`. With the side to move having `mover_turns`
+/// turns ahead and the other side `other_turns` (its first after the mover's), a side
+/// at or above its amount pays for every move at each of its turns and for every attack
+/// at each of the opponent's, however dearly both play (`dearest` a move, `income` a
+/// turn, rules.md 2.1-2.3). Two positions that differ only in such amounts therefore
+/// have the same moves, checks, mates and stalemates for those turns: what lets the
+/// solver share one table entry between them.
+pub fn indifferent_cash<G: Geometry>(
+    geo: &G,
+    taxi: &Taxi,
+    dearest: u32,
+    mover_turns: u32,
+    other_turns: u32,
+) -> [u32; 2] {
+    let (m, r, i) = (
+        dearest as i64,
+        geo.longest_ride().max(2) as i64,
+        taxi.income as i64,
+    );
+    let mut need = [0i64; 2];
+    // The mover at its turn j holds s + jI - jM; after its move j, its budget for the
+    // opponent's turn j is s + (j+1)I - (j+1)M.
+    for j in 0..mover_turns as i64 {
+        need[0] = need[0].max(m + j * (m - i));
+    }
+    for j in 0..other_turns as i64 {
+        need[0] = need[0].max(r + (j + 1) * (m - i));
+    }
+    // The other side at its turn j holds o + (j+1)I - jM, and that is also its budget
+    // for the mover's turn j (after j of its moves).
+    for j in 0..other_turns as i64 {
+        need[1] = need[1].max(m + j * m - (j + 1) * i);
+    }
+    for j in 0..mover_turns as i64 {
+        need[1] = need[1].max(r + j * m - (j + 1) * i);
+    }
+    need.map(|n| n.max(0) as u32)
 }
 
 /// Whether the opponent of the side to move can afford every attack it could make on
@@ -226,10 +286,25 @@ pub fn attacks_affordable<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> 
     pays_any_travel(geo, next_turn_budget(pos, !pos.turn(), taxi))
 }
 
-/// Whether, beyond `attacks_affordable`, the side to move can pay for any move: then
-/// Taxi legality is FIDE legality (rules.md 2 with deep pockets).
-pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi) -> bool {
-    pos.cash(pos.turn()) >= dearest_move(geo) && attacks_affordable(geo, pos, taxi)
+/// The price of the dearest move on any board of `terrain` (`exact_dearest_move`; with
+/// aftershocks, the dearest over every displacement).
+pub fn dearest_move_on<T: Terrain>(terrain: &T) -> u32 {
+    match terrain.fixed() {
+        Some(geo) => exact_dearest_move(geo),
+        None => (Shifting::MIN_DX..=Shifting::MAX_DX)
+            .filter_map(|dx| terrain.shifted(dx))
+            .map(exact_dearest_move)
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+/// Whether, beyond `attacks_affordable`, the side to move can pay for any move (the
+/// `dearest` on this board): then Taxi legality is FIDE legality (rules.md 2 with deep
+/// pockets).
+#[inline(always)]
+pub fn rich<G: Geometry>(geo: &G, pos: &Position, taxi: &Taxi, dearest: u32) -> bool {
+    pos.cash(pos.turn()) >= dearest && attacks_affordable(geo, pos, taxi)
 }
 
 /// A sink that passes on to `inner` only the moves `cash` pays for (rules.md 2.1):
@@ -344,6 +419,53 @@ mod tests {
             affordable_king_steps(edge.board(), geo.king_attacks(corner), 2),
             geo.king_attacks(corner) - Bitboard::from_square(Square::B2)
         );
+    }
+
+    /// The dearest move on the standard board costs 8 (rules.md 2.1: Ra1xa8 is 7 + 1,
+    /// Qh1xd5 4 + 4), and no move of random crowded boards or games costs more.
+    #[test]
+    fn the_dearest_move_is_the_dearest() {
+        let geo = &crate::geometry::Standard;
+        let dearest = exact_dearest_move(geo);
+        assert_eq!(dearest, 8);
+        let rook = crate::fen::parse_fen("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        let capture = Move::new(Role::Rook, Square::A1, Square::A8, MoveKind::Normal);
+        assert_eq!(cost(geo, rook.board(), capture), dearest);
+        let mut most = 0;
+        let mut visit = |pos: &Position, moves: &crate::moves::MoveList| {
+            for &mv in moves.iter() {
+                most = most.max(cost(geo, pos.board(), mv));
+            }
+        };
+        crate::test_games::random_placements(7, 3000, "QRRBBNNPPPqrrbbnnppp", &mut visit);
+        crate::test_games::random_positions(
+            9,
+            &["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"],
+            40,
+            120,
+            &mut visit,
+        );
+        assert_eq!(most, dearest);
+        // A board displaced by (2, 2) has rides of 9 (rules.md 3), and a capture at the
+        // end of one costs 10.
+        let quake = crate::geometry::Earthquake::new(2, 2, crate::geometry::VoidRule::Block);
+        assert_eq!(quake.longest_ride(), 9);
+        assert_eq!(exact_dearest_move(&quake), 10);
+    }
+
+    /// The amounts worked out by hand for the standard board (dearest move 8, longest
+    /// attack 7, income 2).
+    #[test]
+    fn indifferent_cash_by_hand() {
+        let (geo, taxi) = (&crate::geometry::Standard, &Taxi::default());
+        // The attacker's last move: 13 pays 8 and keeps 5 + 2 for any attack; the
+        // defender's 6 + 2 pays its reply and makes any attack on the attacker's move.
+        assert_eq!(indifferent_cash(geo, taxi, 8, 1, 1), [13, 6]);
+        // Two moves each: 6 more for the mover (8 spent, 2 earned), 6 for the other.
+        assert_eq!(indifferent_cash(geo, taxi, 8, 2, 2), [19, 12]);
+        // The defender to move with two turns (its reply and the mate test) against
+        // the attacker's one move.
+        assert_eq!(indifferent_cash(geo, taxi, 8, 2, 1), [14, 11]);
     }
 
     #[test]

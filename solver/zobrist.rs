@@ -19,6 +19,7 @@ pub struct Keys {
     castling_ranks: [[u64; 256]; 2],
     /// `cash()` of the amounts a game usually sees, looked up instead of mixed.
     cash_table: [[u64; CASH_TABLE]; 2],
+    cash_beyond_need: [u64; 2],
 }
 
 const CASH_TABLE: usize = 64;
@@ -41,6 +42,7 @@ const fn build() -> Keys {
         cash: [0; 2],
         castling_ranks: [[0; 256]; 2],
         cash_table: [[0; CASH_TABLE]; 2],
+        cash_beyond_need: [0; 2],
     };
     let mut state = 0x5EED_0FFA_1B50_17A5u64;
     let mut c = 0;
@@ -115,6 +117,8 @@ const fn build() -> Keys {
             keys.cash_table[c][amount] = splitmix(keys.cash[c] ^ amount as u64).1;
             amount += 1;
         }
+        // Amounts are u32: this mix is never an amount's.
+        keys.cash_beyond_need[c] = splitmix(keys.cash[c] ^ 1 << 40).1;
         c += 1;
     }
     keys
@@ -158,6 +162,13 @@ pub fn black_to_move() -> u64 {
 #[inline(always)]
 pub fn timer(sq: Square, r: u8) -> u64 {
     KEYS.timers[(r as usize).min(MAX_TIMER)][sq.index()]
+}
+
+/// Cash of one side that pays for everything the search still looks at (`taxi::
+/// indifferent_cash`): one key for every such amount, distinct from each `cash()` key.
+#[inline(always)]
+pub fn cash_beyond_need(color: Color) -> u64 {
+    KEYS.cash_beyond_need[color.index()]
 }
 
 /// Cash in hand of one side: mixed from the amount, so any amount has a key.

@@ -184,6 +184,17 @@ fn taxi_threemovers_equal_brute_force() {
     });
 }
 
+/// Three-movers under Taxi with cash around the amounts from which the table shares one
+/// entry between positions that differ only in cash (`taxi::indifferent_cash`: 19 and
+/// 12 at the attacker's second move, 25 and 18 at its first): the sharing changes no
+/// answer.
+#[test]
+fn taxi_threemovers_with_cash_to_spare_equal_brute_force() {
+    compare_at(0x2545_F491_4F6C_DD1D, 150, &[2, 3], |rng| {
+        format!("taxi \"{} {}\";", 10 + rng.below(22), rng.below(24))
+    });
+}
+
 /// A Taxi mate that FIDE forbids: the e2 rook is pinned, but Black cannot pay the
 /// ride e8-e1 (3 + 2 income < 7), so 2.Ra2 is legal and mates (rules.md 2.2).
 #[test]

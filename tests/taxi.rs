@@ -197,6 +197,49 @@ fn deep_pockets_make_taxi_fide() {
     }
 }
 
+/// Cash just at the amounts `taxi::indifferent_cash` names plays as FIDE for the turns
+/// it was worked out for (rules.md 2.1-2.3): the solver's table shares its entries
+/// between such amounts, so they must not change one move, check or mate.
+#[test]
+fn indifferent_cash_plays_as_fide() {
+    use fairysolve::taxi::{exact_dearest_move, indifferent_cash, Taxi};
+    let geo = &fairysolve::geometry::Standard;
+    let dearest = exact_dearest_move(geo);
+    let cash = |mover_turns, other_turns| {
+        let [white, black] =
+            indifferent_cash(geo, &Taxi::default(), dearest, mover_turns, other_turns);
+        format!("taxi \"{white} {black}\";")
+    };
+    // Perft to depth 3: White moves at plies 0 and 2, Black at ply 1.
+    for p in problems("positions/perft/standard.epd").into_iter().take(6) {
+        if p.position.turn() != fairysolve::Color::White {
+            continue;
+        }
+        let taxi = problem(&format!("{} {}", p.record.fen_text, cash(2, 1)));
+        assert_eq!(
+            taxi.game.perft(&taxi.position, 3, true),
+            p.game.perft(&p.position, 3, true),
+            "{:?}",
+            p.record.fen_text
+        );
+    }
+    // #n: n turns of the attacker, and n of the defender (the last is the mate test).
+    for (file, n, count) in [
+        ("positions/orthodox/twomovers.epd", 2, 51),
+        ("positions/orthodox/threemovers.epd", 3, 12),
+    ] {
+        for p in problems(file).into_iter().take(count) {
+            let taxi = problem(&format!("{} {} dm {n};", p.record.fen_text, cash(n, n)));
+            assert_eq!(
+                keys(&taxi, &taxi.position, n),
+                keys(&p, &p.position, n),
+                "{:?}",
+                p.id()
+            );
+        }
+    }
+}
+
 #[test]
 fn poor_perft_differs() {
     // The test above can fail: with little cash the counts change.

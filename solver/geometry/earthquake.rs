@@ -72,6 +72,8 @@ pub struct Earthquake {
     between: Vec<[Bitboard; 64]>,
     line: Vec<[Bitboard; 64]>,
     ride_length: Vec<[u8; 64]>,
+    /// The largest of `ride_length` (asked for at every Taxi move generation).
+    longest_ride: u32,
 }
 
 impl Earthquake {
@@ -123,6 +125,7 @@ impl Earthquake {
             between: vec![[Bitboard::EMPTY; 64]; 64],
             line: vec![[Bitboard::EMPTY; 64]; 64],
             ride_length: vec![[0; 64]; 64],
+            longest_ride: 0,
         };
         for sq in Square::all() {
             let i = sq.index();
@@ -189,6 +192,7 @@ impl Earthquake {
             }
             g.rays.push(rays);
         }
+        g.longest_ride = g.ride_length.iter().flatten().copied().max().unwrap_or(0) as u32;
         g
     }
 
@@ -282,13 +286,9 @@ impl Geometry for Earthquake {
     fn ride_length(&self, a: Square, b: Square) -> u32 {
         self.ride_length[a.index()][b.index()] as u32
     }
+    #[inline(always)]
     fn longest_ride(&self) -> u32 {
-        self.ride_length
-            .iter()
-            .flatten()
-            .copied()
-            .max()
-            .unwrap_or(0) as u32
+        self.longest_ride
     }
 }
 

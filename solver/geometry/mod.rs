@@ -77,6 +77,8 @@ pub trait Terrain: Sync + Send + Clone + std::fmt::Debug {
     fn shifts(&self) -> bool {
         false
     }
+    /// The geometry of every position, when it never changes.
+    fn fixed(&self) -> Option<&Self::Geo>;
 }
 
 impl Terrain for Standard {
@@ -85,6 +87,9 @@ impl Terrain for Standard {
     fn at(&self, _: &crate::position::Position) -> &Standard {
         self
     }
+    fn fixed(&self) -> Option<&Standard> {
+        Some(self)
+    }
 }
 
 impl Terrain for Earthquake {
@@ -92,6 +97,9 @@ impl Terrain for Earthquake {
     #[inline(always)]
     fn at(&self, _: &crate::position::Position) -> &Earthquake {
         self
+    }
+    fn fixed(&self) -> Option<&Earthquake> {
+        Some(self)
     }
 }
 
@@ -132,5 +140,8 @@ impl Terrain for Shifting {
     }
     fn shifts(&self) -> bool {
         true
+    }
+    fn fixed(&self) -> Option<&Earthquake> {
+        None
     }
 }

@@ -9,6 +9,7 @@
 
 mod order;
 pub mod solution;
+mod table_key;
 pub mod tt;
 
 use crate::bitboard::Bitboard;
@@ -21,6 +22,7 @@ use order::{CheckCandidates, CheckInfo, FlightTakers, Flights};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+use table_key::TableKeys;
 use tt::Table;
 
 /// The search was stopped (time limit or interrupt) before it finished.
@@ -52,8 +54,7 @@ pub struct Killers {
 pub struct Searcher<'a, T: Terrain> {
     pub game: &'a Game<T>,
     tt: &'a Table,
-    /// Mixed into every key, so entries of other searches never match.
-    salt: u64,
+    keys: TableKeys,
     limits: Limits<'a>,
     /// Set when the deadline passes; stops this search only.
     timed_out: AtomicBool,
@@ -104,7 +105,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
     pub fn new(game: &'a Game<T>, tt: &'a Table, limits: Limits<'a>) -> Searcher<'a, T> {
         Searcher {
             game,
-            salt: tt.new_search(),
+            keys: TableKeys::new(game, tt.new_search()),
             tt,
             limits,
             timed_out: AtomicBool::new(false),
@@ -134,10 +135,11 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
     }
 
-    /// The table's key of `pos`: its hash (cash and timers included), salted.
+    /// The table's key of `pos`, a node with `n` attacker moves left and the attacker
+    /// (`attacking`) or the defender to move.
     #[inline(always)]
-    fn table_key(&self, pos: &Position) -> u64 {
-        pos.hash() ^ self.salt
+    fn table_key(&self, pos: &Position, n: u32, attacking: bool) -> u64 {
+        self.keys.key(pos, n, attacking)
     }
 
     /// What the table proves about winning within `n` from the position of `key`: the
@@ -164,7 +166,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // less than the cache misses of a probe and a store, which few repay.
             return self.attack_last(pos, k);
         }
-        let key = self.table_key(pos);
+        let key = self.table_key(pos, n, true);
         let hint = match self.known(key, n) {
             Known::Answer(won) => return Ok(won),
             Known::Hint(h) => h,
@@ -172,7 +174,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let mut moves = MoveList::new();
         self.game.legal_moves_into(pos, &mut moves);
         order::sort_attacks(self.game, pos, &mut moves, hint, k.attack[n as usize & 31]);
-        let winner = self.first_child(pos, moves.as_slice(), true, |mv, played| {
+        let winner = self.first_child(pos, moves.as_slice(), Some((n, false)), |mv, played| {
             Ok(self.played_wins(played, n, k)?.then_some(mv))
         })?;
         if let Some(mv) = winner {
@@ -206,35 +208,38 @@ impl<'a, T: Terrain> Searcher<'a, T> {
     }
 
     /// The first of `moves` (in order) for which `visit`, given the move and its result,
-    /// answers `Some`. With `prefetch` the moves are played one ahead of their visit and
-    /// the table entry of each result is fetched meanwhile: most probes miss the cache,
-    /// and waiting for them was a large part of the time.
+    /// answers `Some`. With `prefetch`, the children's depth and side (as `table_key`
+    /// takes them), the moves are played one ahead of their visit and the table entry of
+    /// each result is fetched meanwhile: most probes miss the cache, and waiting for them
+    /// was a large part of the time.
     #[inline(always)]
     fn first_child<R>(
         &self,
         pos: &Position,
         moves: &[Move],
-        prefetch: bool,
+        prefetch: Option<(u32, bool)>,
         mut visit: impl FnMut(Move, &Played) -> SearchResult<Option<R>>,
     ) -> SearchResult<Option<R>> {
-        if !prefetch {
+        let Some((n, attacking)) = prefetch else {
             for &mv in moves {
                 if let Some(r) = visit(mv, &self.game.play(pos, mv))? {
                     return Ok(Some(r));
                 }
             }
             return Ok(None);
-        }
+        };
         let Some(&first) = moves.first() else {
             return Ok(None);
         };
         // Two slots, written in place: a played position is too large to move around.
         let play_into = |slot: &mut Played, mv: Move| {
             self.game.play_into(slot, pos, mv);
-            self.tt.prefetch(self.table_key(&slot.position));
+            self.tt
+                .prefetch(self.table_key(&slot.position, n, attacking));
         };
         let mut slots = [self.game.play(pos, first); 2];
-        self.tt.prefetch(self.table_key(&slots[0].position));
+        self.tt
+            .prefetch(self.table_key(&slots[0].position, n, attacking));
         for (i, &mv) in moves.iter().enumerate() {
             if let Some(&following) = moves.get(i + 1) {
                 play_into(&mut slots[(i + 1) & 1], following);
@@ -304,7 +309,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     return false;
                 }
                 if let Some(taxi) = taxi_only {
-                    let next = self.game.play(pos, mv).position;
+                    let mut next = *pos;
+                    self.game.play_core_in_place(&mut next, mv);
                     // An ordinary candidate attacks the king; when the attacker can pay
                     // for any attack, that is a check.
                     let known = matches!(mv.kind, MoveKind::Normal)
@@ -464,7 +470,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // cache misses than it saves.
             return Ok(self.every_last_defence_loses(pos));
         }
-        let key = self.table_key(pos);
+        let key = self.table_key(pos, n, false);
         let hint = match self.known(key, n) {
             Known::Answer(won) => return Ok(won),
             Known::Hint(h) => h,
@@ -505,7 +511,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             return self.defend_parallel(pos, n, key, ordered, k);
         }
         // Below depth 3 the children skip the table: nothing to fetch ahead.
-        let refutation = self.first_child(pos, ordered, n >= 3, |mv, played| {
+        let children = (n >= 3).then_some((n - 1, true));
+        let refutation = self.first_child(pos, ordered, children, |mv, played| {
             Ok((!self.played_loses(played, n, k)?).then_some(mv))
         })?;
         if let Some(mv) = refutation {
@@ -700,6 +707,74 @@ mod tests {
         assert!(s.defend(&poor, 2, &mut Killers::default()).unwrap());
         assert!(!s.defend(&rich, 2, &mut Killers::default()).unwrap());
         assert!(game.legal_moves(&rich).is_empty() && !game.in_check(&rich));
+    }
+
+    /// Cash below the amount where the table starts sharing keys still counts: with 13
+    /// White cannot afford what 1.Qh3 and its mates cost, with 18 it can (the sharing
+    /// starts at 19 for the attacker at its first of two moves). Both orders, one table.
+    #[test]
+    fn taxi_table_keeps_cash_that_matters_apart() {
+        let stop = AtomicBool::new(false);
+        let board = "2Q5/8/8/8/2K5/8/2k5/7R w - -";
+        let (game, poor) = game_and_position(&format!("{board} taxi \"13 16\";"));
+        let (_, rich) = game_and_position(&format!("{board} taxi \"18 16\";"));
+        for first_rich in [true, false] {
+            let table = Table::new(1);
+            let s = unlimited(&game, &table, &stop);
+            let mut k = Killers::default();
+            let order = if first_rich {
+                [&rich, &poor]
+            } else {
+                [&poor, &rich]
+            };
+            for pos in order {
+                let wins = s.attack(pos, 2, &mut k).unwrap();
+                assert_eq!(wins, pos.cash(crate::types::Color::White) == 18);
+            }
+        }
+    }
+
+    /// The table's one key for cash that no longer matters (`table_key`) changes no
+    /// answer: every first move of the #2 and #3 collections wins or not as it does with
+    /// each amount keyed apart, for cash on both sides of the amounts where sharing
+    /// starts. (Sharing every amount changes answers here; a subtler error is the test
+    /// above's.)
+    #[test]
+    fn shared_cash_keys_change_no_answer() {
+        let stop = AtomicBool::new(false);
+        let files = [
+            (include_str!("../../positions/orthodox/twomovers.epd"), 2),
+            (include_str!("../../positions/orthodox/threemovers.epd"), 3),
+        ];
+        let (mut shared_wins, mut compared) = (0, 0);
+        for (file, n) in files {
+            for line in file
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            {
+                let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+                for cash in ["8 4", "10 6", "16 12", "18 16", "20 12"] {
+                    let text = format!("{} taxi \"{cash}\";", fen.join(" "));
+                    let (game, pos) = game_and_position(&text);
+                    let (shared_table, exact_table) = (Table::new(4), Table::new(4));
+                    let shared = unlimited(&game, &shared_table, &stop);
+                    let mut exact = unlimited(&game, &exact_table, &stop);
+                    exact.keys = TableKeys::exact(&game, exact_table.new_search());
+                    let (mut ks, mut ke) = (Killers::default(), Killers::default());
+                    for &mv in game.legal_moves(&pos).iter() {
+                        let want = exact.attack_with(&pos, mv, n, &mut ke).unwrap();
+                        let got = shared.attack_with(&pos, mv, n, &mut ks).unwrap();
+                        assert_eq!(got, want, "{text} {mv:?}");
+                        shared_wins += got as usize;
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 10_000 && shared_wins > 100,
+            "{compared} {shared_wins}"
+        );
     }
 
     #[test]

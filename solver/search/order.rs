@@ -149,11 +149,13 @@ pub fn sort_attacks<T: Terrain>(
     let geo = game.geo(pos);
     let info = CheckInfo::new(geo, pos);
     let theirs = pos.board().by_color(!pos.turn());
-    let fide = game.is_plain();
+    // A FIDE check: the check itself in FIDE, and a good guess at one under Taxi (most
+    // attacks are affordable) and Trapdoor (falls seldom change it). Ordering only.
+    let fixed_board = !game.terrain.shifts();
     order_by_priority(moves, |mv| {
         if (hint != 0 && pack(mv) == hint) || Some(mv) == killer {
             3
-        } else if fide && info.gives_check(geo, pos, mv) {
+        } else if fixed_board && info.gives_check(geo, pos, mv) {
             2
         } else if theirs.contains(mv.to) || mv.promotion().is_some() {
             1

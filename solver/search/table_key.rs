@@ -1,0 +1,112 @@
+//! The transposition table's key of a search node: the position's hash, salted per
+//! search, with Taxi cash that no longer matters replaced by one shared key.
+//!
+//! Under Taxi the hash holds both sides' cash, so a board reached along two paths of
+//! different prices is two entries. Yet once a side's cash pays for every move and
+//! every attack the remaining turns could ask of it (`taxi::indifferent_cash`), its
+//! exact amount changes nothing in what is left of the search. Such amounts all take one
+//! key. A proof stored under it holds for every position keyed so: a win within w was
+//! proved with cash that paid for w moves, and so does the cash of any node that reads
+//! it (w is at most its own depth, and what suffices for more moves suffices for
+//! fewer); a "no win within n" is read only by nodes of depth n or less.
+
+use crate::game::Game;
+use crate::geometry::Terrain;
+use crate::position::Position;
+use crate::taxi;
+use crate::types::Color;
+use crate::zobrist;
+
+/// Deepest remaining depth with its own cash thresholds; deeper nodes key cash exactly.
+const MAX_DEPTH: usize = 64;
+
+/// Per remaining depth n: the indifferent cash `[side to move, other]` of a node where
+/// the attacker is to move (`[0]`) or the defender (`[1]`).
+type Thresholds = [[[u32; 2]; 2]; MAX_DEPTH];
+
+/// How the cash joins the key.
+enum CashKeying {
+    /// No Taxi: the cash is always zero.
+    Absent,
+    /// Each amount its own key: rules whose horizon is not a fixed number of turns.
+    Exact,
+    /// Amounts from the thresholds on share one key.
+    Indifferent(Box<Thresholds>),
+}
+
+pub struct TableKeys {
+    /// Mixed into every key, so entries of other searches never match.
+    salt: u64,
+    cash: CashKeying,
+}
+
+impl TableKeys {
+    pub fn new<T: Terrain>(game: &Game<T>, salt: u64) -> TableKeys {
+        TableKeys {
+            salt,
+            cash: cash_keying(game),
+        }
+    }
+
+    /// Keys with every amount of cash its own (for tests: what sharing must agree with).
+    #[cfg(test)]
+    pub fn exact<T: Terrain>(game: &Game<T>, salt: u64) -> TableKeys {
+        TableKeys {
+            salt,
+            cash: match game.rules.taxi {
+                Some(_) => CashKeying::Exact,
+                None => CashKeying::Absent,
+            },
+        }
+    }
+
+    /// The key of `pos`, a node with `n` attacker moves left and the attacker to move
+    /// (`attacking`) or the defender.
+    #[inline(always)]
+    pub fn key(&self, pos: &Position, n: u32, attacking: bool) -> u64 {
+        let key = pos.hash_without_cash() ^ self.salt;
+        let need = match &self.cash {
+            CashKeying::Absent => return key,
+            CashKeying::Exact => [u32::MAX; 2],
+            CashKeying::Indifferent(table) => table
+                .get(n as usize)
+                .map_or([u32::MAX; 2], |by_side| by_side[!attacking as usize]),
+        };
+        key ^ cash_key(pos, pos.turn(), need[0]) ^ cash_key(pos, !pos.turn(), need[1])
+    }
+}
+
+/// The key of the cash of `color` in `pos`: its amount's, or the shared one from `need`
+/// on.
+#[inline(always)]
+fn cash_key(pos: &Position, color: Color, need: u32) -> u64 {
+    let cash = pos.cash(color);
+    if cash >= need {
+        zobrist::cash_beyond_need(color)
+    } else {
+        zobrist::cash(color, cash)
+    }
+}
+
+/// How `game` keys the cash.
+fn cash_keying<T: Terrain>(game: &Game<T>) -> CashKeying {
+    let Some(taxi) = game.rules.taxi.as_ref() else {
+        return CashKeying::Absent;
+    };
+    // A Trapdoor move may be legal because it mates, which looks a turn further, and
+    // so on: cash stays exact. So it does with aftershocks, which change the board and
+    // its prices.
+    let (None, Some(geo)) = (game.rules.trapdoor, game.terrain.fixed()) else {
+        return CashKeying::Exact;
+    };
+    let dearest = game.taxi_dearest();
+    let mut table = Box::new([[[u32::MAX; 2]; 2]; MAX_DEPTH]);
+    for (n, by_side) in table.iter_mut().enumerate().skip(1) {
+        let n = n as u32;
+        // Attacker to move: n turns of its own and n of the defender's (the last one
+        // the mate test). Defender to move: n of its own, n - 1 of the attacker's.
+        by_side[0] = taxi::indifferent_cash(geo, taxi, dearest, n, n);
+        by_side[1] = taxi::indifferent_cash(geo, taxi, dearest, n, n - 1);
+    }
+    CashKeying::Indifferent(table)
+}
