@@ -120,9 +120,10 @@ const MAX_MATE_RECURSION: u32 = 32;
 #[derive(Clone, Debug)]
 pub struct Game<T: Terrain = Standard> {
     pub terrain: T,
-    pub rules: Rules,
-    /// The price of the dearest move on this terrain (Taxi, rules.md 2.1): from this
-    /// cash on, every move is affordable. Worked out once, square by square.
+    /// Fixed at construction (`on`): `taxi_dearest` follows from it.
+    pub(crate) rules: Rules,
+    /// Under Taxi, the price of the dearest move on this terrain (rules.md 2.1): from
+    /// this cash on, every move is affordable. Worked out once, square by square.
     taxi_dearest: u32,
 }
 
@@ -140,13 +141,17 @@ impl<T: Terrain> Game<T> {
     /// The game of `rules` on `terrain`.
     pub fn on(terrain: T, rules: Rules) -> Game<T> {
         Game {
-            taxi_dearest: taxi::dearest_move_on(&terrain),
+            taxi_dearest: rules.taxi.map_or(0, |_| taxi::dearest_move_on(&terrain)),
             terrain,
             rules,
         }
     }
 
-    /// The price of the dearest move on this terrain (rules.md 2.1).
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Under Taxi, the price of the dearest move on this terrain (rules.md 2.1).
     pub fn taxi_dearest(&self) -> u32 {
         self.taxi_dearest
     }

@@ -265,13 +265,6 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // Only a move that gives check in P can mate, or one that puts a rider
             // behind a falling piece: generate just those.
             let info = CheckInfo::new(geo, pos);
-            let behind_fall = |mv: Move| {
-                let straight =
-                    matches!(mv.role, Role::Rook | Role::Queen) && rook_extra.contains(mv.to);
-                let diagonal =
-                    matches!(mv.role, Role::Bishop | Role::Queen) && bishop_extra.contains(mv.to);
-                straight || diagonal
-            };
             let taxi = self.game.rules.taxi.as_ref();
             // Filled in place: a move list is too large to move around.
             let mut candidates = MoveList::new();
@@ -283,17 +276,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     geo,
                     info: &info,
                     out: &mut candidates,
+                    behind_falls: [rook_extra, bishop_extra],
                 },
             );
-            if (rook_extra | bishop_extra).is_nonempty() {
-                let mut all = MoveList::new();
-                self.game.generate_base(pos, &mut all);
-                for &mv in all.iter() {
-                    if behind_fall(mv) && !candidates.contains(&mv) {
-                        candidates.push(mv);
-                    }
-                }
-            }
             if !fide {
                 self.game.retain_legal(pos, &mut candidates);
             }

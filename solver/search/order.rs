@@ -187,11 +187,14 @@ pub fn sort_defences(moves: &mut MoveList, hint: u16, killer: Option<Move>) {
 }
 
 /// Collects the moves that may give check: exact for ordinary moves, and every
-/// promotion and special move (the caller verifies those on the board).
+/// promotion and special move (the caller verifies those on the board). Also the
+/// moves of a rook-like (first) or bishop-like (second) piece to `behind_falls`.
 pub struct CheckCandidates<'a, G: Geometry> {
     pub geo: &'a G,
     pub info: &'a CheckInfo,
     pub out: &'a mut MoveList,
+    /// Squares from which a rider gives check once falling men have gone (Trapdoor).
+    pub behind_falls: [Bitboard; 2],
 }
 
 impl<G: Geometry> CheckCandidates<'_, G> {
@@ -212,7 +215,14 @@ impl<G: Geometry> CheckCandidates<'_, G> {
 impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        let t = self.checking_targets(role, from, targets);
+        let [straight, diagonal] = self.behind_falls;
+        let behind = match role {
+            Role::Rook => straight,
+            Role::Bishop => diagonal,
+            Role::Queen => straight | diagonal,
+            _ => Bitboard::EMPTY,
+        };
+        let t = self.checking_targets(role, from, targets) | (targets & behind);
         self.out.piece(role, from, t);
     }
     #[inline(always)]
@@ -426,6 +436,7 @@ mod tests {
                     geo: &Standard,
                     info: &info,
                     out: &mut candidates,
+                    behind_falls: [Bitboard::EMPTY; 2],
                 },
             );
             for &mv in moves.iter() {
