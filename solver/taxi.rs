@@ -213,26 +213,17 @@ const FEES_AT_MOST: [u64; 5] = {
 };
 
 /// The exact price of the dearest move on a board (rules.md 2.1): a ride with the
-/// towing fee where it ends, or a promotion (a pawn's step or capture plus 2). A
-/// knight's capture (2 + 4), castling (5) and en passant (1 + 4) never cost more than a
-/// promoting capture's bound, 1 + 4 + 2. On the standard board it is 8 (Ra1xa8, or
-/// Qh1xd5). Found square by square: not for hot paths.
+/// towing fee where it ends, found square by square (not for hot paths). No other move
+/// costs more than 7: a knight's capture 2 + 4, castling 5, en passant 1 + 4, a pawn's
+/// double step 2, a promoting capture 1 + 4 + 2. On the standard board it is 8 (Ra1xa8,
+/// or Qh1xd5), and every board has a rank of 8 squares, so a ride of 7 onto an edge.
 pub fn exact_dearest_move<G: Geometry>(geo: &G) -> u32 {
-    let promoting_capture = 1 + 4 + 2;
-    let mut dearest = promoting_capture;
+    let mut dearest = 1 + 4 + 2;
     for to in geo.squares() {
         // Rides are reversible: the squares a ride to `to` starts from are those it
         // reaches from `to`.
         for from in geo.queen_attacks(to, Bitboard::EMPTY) & geo.squares() {
             dearest = dearest.max(geo.ride_length(from, to) + towing_fee(to));
-        }
-        for color in [Color::White, Color::Black] {
-            for step in geo.pawn_step(color, to) {
-                // A double step: two steps, no fee.
-                for second in geo.pawn_step(color, step) {
-                    dearest = dearest.max(geo.ride_length(to, second));
-                }
-            }
         }
     }
     dearest
@@ -446,8 +437,8 @@ mod tests {
             &mut visit,
         );
         assert_eq!(most, dearest);
-        // A board displaced by (2, 2) has rides of 9 (rules.md 3), and a capture at the
-        // end of one costs 10.
+        // A board displaced by (2, 2) has rides of 9, and a capture at the end of one
+        // costs 10.
         let quake = crate::geometry::Earthquake::new(2, 2, crate::geometry::VoidRule::Block);
         assert_eq!(quake.longest_ride(), 9);
         assert_eq!(exact_dearest_move(&quake), 10);

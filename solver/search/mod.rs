@@ -697,6 +697,9 @@ mod tests {
     /// Cash below the amount where the table starts sharing keys still counts: with 13
     /// White cannot afford what 1.Qh3 and its mates cost, with 18 it can (the sharing
     /// starts at 19 for the attacker at its first of two moves). Both orders, one table.
+    /// This catches thresholds too low by 6 or more at the root (halving them fails
+    /// here), or by 3 or more for White at the defender's nodes (after 1.Qh3 White holds
+    /// 8 or 13 where the threshold is 11); `tests/taxi.rs` checks the amounts themselves.
     #[test]
     fn taxi_table_keeps_cash_that_matters_apart() {
         let stop = AtomicBool::new(false);

@@ -1,7 +1,7 @@
 //! The transposition table's key of a search node: the position's hash, salted per
 //! search, with Taxi cash that no longer matters replaced by one shared key.
 //!
-//! Under Taxi the hash holds both sides' cash, so a board reached along two paths of
+//! Under Taxi the key holds both sides' cash, so a board reached along two paths of
 //! different prices is two entries. Yet once a side's cash pays for every move and
 //! every attack the remaining turns could ask of it (`taxi::indifferent_cash`), its
 //! exact amount changes nothing in what is left of the search. Such amounts all take one
@@ -17,7 +17,7 @@ use crate::taxi;
 use crate::types::Color;
 use crate::zobrist;
 
-/// Deepest remaining depth with its own cash thresholds; deeper nodes key cash exactly.
+/// Remaining depths below this have cash thresholds; deeper nodes key cash exactly.
 const MAX_DEPTH: usize = 64;
 
 /// Per remaining depth n: the indifferent cash `[side to move, other]` of a node where
