@@ -325,6 +325,15 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             return Ok(false);
         }
+        self.attack_last_every_move(pos, k)
+    }
+
+    /// The attacker's last move when it need not give check (the defender's king may
+    /// fall, or a fall may uncover a rider, or the board shifts): every move that takes
+    /// the defender's free flights is played.
+    #[inline(never)]
+    fn attack_last_every_move(&self, pos: &Position, k: &mut Killers) -> SearchResult<bool> {
+        let geo = self.game.geo(pos);
         let flights = self.flights(pos);
         let mut moves = MoveList::new();
         if flights.free.is_nonempty() {
