@@ -1,8 +1,8 @@
-//! Positions for the unit tests on the standard board: reached by random legal play, or
-//! made by setting men on random squares.
+//! Positions for the unit tests: reached by random legal play (on the standard board
+//! or any other geometry), or made by setting men on random squares.
 
 use crate::fen::parse_fen;
-use crate::geometry::Standard;
+use crate::geometry::{Geometry, Standard};
 use crate::movegen::legal_moves;
 use crate::moves::MoveList;
 use crate::position::Position;
@@ -15,6 +15,18 @@ pub fn random_positions(
     starts: &[&str],
     games: usize,
     plies: usize,
+    visit: impl FnMut(&Position, &MoveList),
+) {
+    random_positions_on(&Standard, seed, starts, games, plies, visit);
+}
+
+/// `random_positions` on the board `geo` (FIDE moves by its steps and rides).
+pub fn random_positions_on<G: Geometry>(
+    geo: &G,
+    seed: u64,
+    starts: &[&str],
+    games: usize,
+    plies: usize,
     mut visit: impl FnMut(&Position, &MoveList),
 ) {
     let mut rng = Rng(seed);
@@ -22,12 +34,12 @@ pub fn random_positions(
         for _ in 0..games {
             let mut pos = parse_fen(start).unwrap();
             for _ in 0..plies {
-                let moves = legal_moves(&Standard, &pos);
+                let moves = legal_moves(geo, &pos);
                 if moves.is_empty() {
                     break;
                 }
                 visit(&pos, &moves);
-                pos.play_board(&Standard, moves[rng.below(moves.len())]);
+                pos.play_board(geo, moves[rng.below(moves.len())]);
             }
         }
     }

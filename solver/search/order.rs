@@ -461,6 +461,40 @@ mod tests {
         assert!(checks > 2_000 && quiet > 20_000, "{checks} {quiet}");
     }
 
+    /// Checks `FlightTakers` against `keeps_a_flight` in `pos` with the men of
+    /// `vanishing` about to vanish: every move the latter does not reject is generated.
+    /// Counts the moves the filter had to keep (`needed`) and those it left out.
+    fn check_flight_takers<G: Geometry>(
+        geo: &G,
+        pos: &Position,
+        moves: &MoveList,
+        vanishing: Bitboard,
+        (needed, dropped): (&mut usize, &mut usize),
+    ) {
+        let free = free_flights(geo, pos);
+        let flights = Flights { free, vanishing };
+        let mut takers = MoveList::new();
+        crate::movegen::generate(
+            geo,
+            pos,
+            &mut FlightTakers::new(geo, pos, &flights, &mut takers),
+        );
+        for &mv in moves.iter() {
+            if !keeps_a_flight(geo, pos, free, mv, vanishing) {
+                // Counted where the filter could have dropped the move.
+                *needed += (free.is_nonempty() && mv.role != Role::Pawn) as usize;
+                assert!(
+                    takers.contains(&mv),
+                    "{mv:?} in {}, vanishing {vanishing:?}",
+                    crate::fen::write_fen(pos)
+                );
+            } else if !takers.contains(&mv) {
+                *dropped += 1;
+            }
+        }
+        assert!(takers.iter().all(|mv| moves.contains(mv)));
+    }
+
     /// `FlightTakers` keeps every move that `keeps_a_flight` does not reject, with any
     /// set of vanishing men, and leaves out many that it does reject.
     #[test]
@@ -475,32 +509,53 @@ mod tests {
         ];
         let mut check = |pos: &Position, moves: &MoveList| {
             let vanishing = pos.board().occupied() & Bitboard(rng.next() & rng.next());
-            let free = free_flights(&Standard, pos);
-            let flights = Flights { free, vanishing };
-            let mut takers = MoveList::new();
-            crate::movegen::generate(
+            check_flight_takers(
                 &Standard,
                 pos,
-                &mut FlightTakers::new(&Standard, pos, &flights, &mut takers),
+                moves,
+                vanishing,
+                (&mut needed, &mut dropped),
             );
-            for &mv in moves.iter() {
-                if !keeps_a_flight(&Standard, pos, free, mv, vanishing) {
-                    // Counted where the filter could have dropped the move.
-                    needed += (free.is_nonempty() && mv.role != Role::Pawn) as usize;
-                    assert!(
-                        takers.contains(&mv),
-                        "{mv:?} in {}, vanishing {vanishing:?}",
-                        crate::fen::write_fen(pos)
-                    );
-                } else if !takers.contains(&mv) {
-                    dropped += 1;
-                }
-            }
-            assert!(takers.iter().all(|mv| moves.contains(mv)));
         };
         random_positions(0x6A09_E667_F3BC_C909, &starts, 80, 60, &mut check);
         random_placements(0xBB67_AE85_84CA_A73B, 3_000, "QRBNPPrnp", &mut check);
         assert!(needed > 10_000 && dropped > 10_000, "{needed} {dropped}");
+    }
+
+    /// The same on displaced boards (rules.md 3), where the filter's reliance on rides
+    /// being reversible meets rays that bend at the split and cross void cells.
+    #[test]
+    fn flight_takers_on_displaced_boards() {
+        use crate::geometry::{Earthquake, VoidRule};
+        let mut rng = Rng(0x243F_6A88_85A3_08D3);
+        let (mut needed, mut dropped) = (0, 0);
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+            "4k3/3r4/8/8/8/8/1B6/R3K3 w - - 0 1",
+        ];
+        for (dx, dy, void) in [
+            (1, 0, VoidRule::Fly),
+            (-2, 0, VoidRule::Block),
+            (3, 0, VoidRule::Fly),
+            (0, -1, VoidRule::Fly),
+            (2, -2, VoidRule::Block),
+        ] {
+            let geo = Earthquake::new(dx, dy, void);
+            let mut check = |pos: &Position, moves: &MoveList| {
+                let vanishing = pos.board().occupied() & Bitboard(rng.next() & rng.next());
+                check_flight_takers(&geo, pos, moves, vanishing, (&mut needed, &mut dropped));
+            };
+            crate::test_games::random_positions_on(
+                &geo,
+                dx as u64 + 17,
+                &starts,
+                40,
+                60,
+                &mut check,
+            );
+        }
+        assert!(needed > 5_000 && dropped > 5_000, "{needed} {dropped}");
     }
 
     /// `keeps_a_flight` never claims a flight that the king cannot take: over random
