@@ -671,11 +671,25 @@ impl<T: Terrain> Game<T> {
             self.generate_base(pos, &mut count);
             return count.0;
         }
-        let moves = self.legal_moves(pos);
+        let mut moves = MoveList::new();
+        self.legal_moves_into(pos, &mut moves);
         if depth == 1 && bulk {
             return moves.len() as u64;
         }
         let mut nodes = 0;
+        if self.rules.trapdoor.is_none() {
+            // Nothing follows a move: play it in place of a copy.
+            for &mv in moves.iter() {
+                let mut next = *pos;
+                self.play_core_in_place(&mut next, mv);
+                nodes += if depth == 1 {
+                    1
+                } else {
+                    self.perft(&next, depth - 1, bulk)
+                };
+            }
+            return nodes;
+        }
         for &mv in moves.iter() {
             let next = self.play(pos, mv);
             if next.outcome.is_none() {
