@@ -548,7 +548,7 @@ mod tests {
             };
             crate::test_games::random_positions_on(
                 &geo,
-                dx as u64 + 17,
+                (dx + 20) as u64,
                 &starts,
                 40,
                 60,
