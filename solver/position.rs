@@ -145,7 +145,7 @@ impl Position {
             chess960,
             hash: 0,
         };
-        pos.hash = pos.compute_hash() ^ pos.cash_hash();
+        pos.hash = pos.hash_of_all_but_cash();
         pos
     }
 
@@ -233,7 +233,7 @@ impl Position {
     /// Sets the en passant square (retro-analysis may prove one a diagram does not state).
     pub fn set_ep(&mut self, ep: Option<Square>) {
         self.ep = ep;
-        self.hash = self.compute_hash() ^ self.cash_hash();
+        self.hash = self.hash_of_all_but_cash();
     }
 
     #[inline(always)]
@@ -250,7 +250,14 @@ impl Position {
         Some(piece)
     }
 
+    /// The Zobrist hash of the whole state, worked out from scratch (`hash()` keeps it
+    /// up to date).
     pub fn compute_hash(&self) -> u64 {
+        self.hash_of_all_but_cash() ^ self.cash_hash()
+    }
+
+    /// `compute_hash` without the cash: what the incremental `hash` field holds.
+    fn hash_of_all_but_cash(&self) -> u64 {
         let mut h = 0;
         for (sq, piece) in self.board.pieces() {
             h ^= zobrist::piece(sq, piece);
@@ -267,7 +274,6 @@ impl Position {
         for sq in self.timers.ticking() {
             h ^= zobrist::timer(sq, self.timers.left(sq));
         }
-        h ^= self.cash_hash();
         h ^= zobrist::quake(self.quake.dx, self.quake.shocks, self.quake.no_return);
         h
     }

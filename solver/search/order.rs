@@ -461,16 +461,17 @@ mod tests {
         assert!(checks > 2_000 && quiet > 20_000, "{checks} {quiet}");
     }
 
-    /// Checks `FlightTakers` against `keeps_a_flight` in `pos` with the men of
-    /// `vanishing` about to vanish: every move the latter does not reject is generated.
-    /// Counts the moves the filter had to keep (`needed`) and those it left out.
+    /// Checks `FlightTakers` against `keeps_a_flight` in `pos` with a random set of its
+    /// men about to vanish: every move the latter does not reject is generated. Counts
+    /// the moves the filter had to keep (`needed`) and those it left out.
     fn check_flight_takers<G: Geometry>(
         geo: &G,
         pos: &Position,
         moves: &MoveList,
-        vanishing: Bitboard,
+        rng: &mut Rng,
         (needed, dropped): (&mut usize, &mut usize),
     ) {
+        let vanishing = pos.board().occupied() & Bitboard(rng.next() & rng.next());
         let free = free_flights(geo, pos);
         let flights = Flights { free, vanishing };
         let mut takers = MoveList::new();
@@ -508,14 +509,7 @@ mod tests {
             "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
         ];
         let mut check = |pos: &Position, moves: &MoveList| {
-            let vanishing = pos.board().occupied() & Bitboard(rng.next() & rng.next());
-            check_flight_takers(
-                &Standard,
-                pos,
-                moves,
-                vanishing,
-                (&mut needed, &mut dropped),
-            );
+            check_flight_takers(&Standard, pos, moves, &mut rng, (&mut needed, &mut dropped))
         };
         random_positions(0x6A09_E667_F3BC_C909, &starts, 80, 60, &mut check);
         random_placements(0xBB67_AE85_84CA_A73B, 3_000, "QRBNPPrnp", &mut check);
@@ -543,8 +537,7 @@ mod tests {
         ] {
             let geo = Earthquake::new(dx, dy, void);
             let mut check = |pos: &Position, moves: &MoveList| {
-                let vanishing = pos.board().occupied() & Bitboard(rng.next() & rng.next());
-                check_flight_takers(&geo, pos, moves, vanishing, (&mut needed, &mut dropped));
+                check_flight_takers(&geo, pos, moves, &mut rng, (&mut needed, &mut dropped))
             };
             crate::test_games::random_positions_on(
                 &geo,
