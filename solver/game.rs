@@ -24,6 +24,7 @@ impl<F: FnMut(Move) -> bool> FirstLegal<F> {
 }
 
 impl<F: FnMut(Move) -> bool> MoveSink for FirstLegal<F> {
+    const STOPS_EARLY: bool = true;
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
             self.special(Move::new(role, from, to, MoveKind::Normal));

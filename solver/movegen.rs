@@ -25,6 +25,9 @@ pub trait MoveSink {
     fn done(&self) -> bool {
         false
     }
+    /// Whether `done` can become true: the generator then hands on moves in smaller
+    /// batches, asking after each.
+    const STOPS_EARLY: bool = false;
     /// The king steps from `king` this sink may keep (a superset of what it keeps): the
     /// generator tests only those for safety, the costly part of a king's moves.
     #[inline(always)]
@@ -35,6 +38,7 @@ pub trait MoveSink {
 
 /// A sink lent to a filter in front of it (such as Taxi's price).
 impl<S: MoveSink + ?Sized> MoveSink for &mut S {
+    const STOPS_EARLY: bool = S::STOPS_EARLY;
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         (**self).piece(role, from, targets)
@@ -62,6 +66,7 @@ impl<S: MoveSink + ?Sized> MoveSink for &mut S {
 pub struct AnyMove(pub bool);
 
 impl MoveSink for AnyMove {
+    const STOPS_EARLY: bool = true;
     #[inline(always)]
     fn piece(&mut self, _: Role, _: Square, targets: Bitboard) {
         self.0 |= targets.is_nonempty();
@@ -225,23 +230,37 @@ pub fn generate_with<G: Geometry, T: Threats<G>, S: MoveSink>(
     let occupied = ours | theirs;
     let squares = geo.squares();
 
+    // King steps: judged with the king off the board, so it cannot hide behind itself.
+    let without_king = occupied.without(king);
+    let steps = (geo.king_attacks(king) - ours) & sink.king_steps_wanted(king);
+    if S::STOPS_EARLY {
+        // A sink that asks for one move is offered each safe step as soon as it is
+        // found: the first it takes ends the search before the other steps are judged
+        // and before the checkers are worked out.
+        for to in steps {
+            if !threats.attacked(geo, board, to, them, without_king) {
+                sink.piece(Role::King, king, Bitboard::from_square(to));
+                if sink.done() {
+                    return;
+                }
+            }
+        }
+    } else {
+        let mut king_targets = Bitboard::EMPTY;
+        for to in steps {
+            if !threats.attacked(geo, board, to, them, without_king) {
+                king_targets.set(to);
+            }
+        }
+        sink.piece(Role::King, king, king_targets);
+    }
+
     let checkers = threats.counting(
         geo,
         board,
         king,
         attackers(geo, board, king, them, occupied),
     );
-
-    // King steps: judged with the king off the board, so it cannot hide behind itself.
-    let without_king = occupied.without(king);
-    let mut king_targets = Bitboard::EMPTY;
-    for to in (geo.king_attacks(king) - ours) & sink.king_steps_wanted(king) {
-        if !threats.attacked(geo, board, to, them, without_king) {
-            king_targets.set(to);
-        }
-    }
-    sink.piece(Role::King, king, king_targets);
-
     if checkers.more_than_one() || sink.done() {
         return;
     }

@@ -349,6 +349,7 @@ impl<'a, G: Geometry, S: MoveSink> Affordable<'a, G, S> {
 }
 
 impl<G: Geometry, S: MoveSink> MoveSink for Affordable<'_, G, S> {
+    const STOPS_EARLY: bool = S::STOPS_EARLY;
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         let paid = self.paid(role, from, targets);

