@@ -20,13 +20,15 @@ pub trait MoveSink {
     /// (`promo` marks them).
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard);
     fn special(&mut self, mv: Move);
-    /// Whether the generator may stop (a sink that only asks "is there a move?").
+    /// Whether the generator may stop (a sink that only asks "is there a move?"). A sink
+    /// that overrides or forwards this sets or forwards `STOPS_EARLY` as well, or it
+    /// loses the early exit at the king's steps.
     #[inline(always)]
     fn done(&self) -> bool {
         false
     }
-    /// Whether `done` can become true: the generator then hands on moves in smaller
-    /// batches, asking after each.
+    /// Whether `done` can become true: the generator then hands on the king's steps one
+    /// at a time, asking `done` after each.
     const STOPS_EARLY: bool = false;
     /// The king steps from `king` this sink may keep (a superset of what it keeps): the
     /// generator tests only those for safety, the costly part of a king's moves.
@@ -37,7 +39,7 @@ pub trait MoveSink {
 }
 
 /// A sink lent to a filter in front of it (such as Taxi's price).
-impl<S: MoveSink + ?Sized> MoveSink for &mut S {
+impl<S: MoveSink> MoveSink for &mut S {
     const STOPS_EARLY: bool = S::STOPS_EARLY;
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
