@@ -828,6 +828,62 @@ mod tests {
     use super::*;
     use crate::fen::parse_fen;
 
+    /// The first legal move found (the mate test's question, answered as soon as one is
+    /// found: a safe king step ends the generation) is a legal move, and there is one
+    /// exactly when the move list is not empty: under FIDE, Taxi, and Trapdoor with
+    /// ticking men whose falls may expose the king. Sparse boards, so that kings are
+    /// often in check with few or no moves.
+    #[test]
+    fn first_legal_move_agrees_with_the_move_list() {
+        let trapdoor = |timer, order| Rules {
+            trapdoor: Some(Trapdoor { timer, order }),
+            taxi: None,
+        };
+        let games = [
+            Game::new(Rules::default()),
+            Game::new(trapdoor(1, FallOrder::MateFirst)),
+            Game::new(trapdoor(2, FallOrder::FallsFirst)),
+            Game::new(Rules {
+                trapdoor: None,
+                taxi: Some(Taxi::default()),
+            }),
+        ];
+        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
+        for game in &games {
+            let (mut some, mut none) = (0, 0);
+            let seed = rng.next();
+            crate::test_games::random_placements(seed, 3_000, "QRBNPqrnp", |start, _| {
+                let mut pos = *start;
+                if game.rules.trapdoor.is_some() {
+                    for sq in pos.board().occupied() {
+                        if rng.below(2) == 0 {
+                            pos.set_timer(sq, Some(1 + rng.below(2) as u8));
+                        }
+                    }
+                }
+                if game.rules.taxi.is_some() {
+                    for c in Color::ALL {
+                        pos.set_cash(c, rng.below(6) as u32);
+                    }
+                }
+                let moves = game.legal_moves(&pos);
+                let fen = crate::fen::write_fen(&pos);
+                assert_eq!(game.has_legal_move(&pos), !moves.is_empty(), "{fen}");
+                match game.first_legal_move_at(&pos, 0) {
+                    Some(mv) => {
+                        assert!(moves.contains(&mv), "{mv:?} in {fen}");
+                        some += 1;
+                    }
+                    None => {
+                        assert!(moves.is_empty(), "{fen}");
+                        none += 1;
+                    }
+                }
+            });
+            assert!(some > 1000 && none > 20, "{some} {none}");
+        }
+    }
+
     /// `is_legal_quick` agrees with the move list wherever it answers, under Trapdoor
     /// timers and falls and under Taxi prices, for the moves of the same side's previous
     /// turn (the killers a search offers).
