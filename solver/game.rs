@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen::{self, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::Position;
+use crate::position::{Position, Quake};
 use crate::taxi::{self, Taxi};
 use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::{Color, Role, Square};
@@ -215,6 +215,26 @@ impl<T: Terrain> Game<T> {
             p.set_cash(us, p.cash(us).saturating_sub(price));
             p.set_cash(!us, p.cash(!us) + taxi.income);
         }
+    }
+
+    /// The position if the side to move could pass (a problem's threat is what the
+    /// attacker would play then): the turn changes as after a move, so the side now to
+    /// move receives its Taxi income (rules.md 2) and the passing side's bar on
+    /// restoring a dx ends (rules.md 3.7). Nothing moved, so no timer ticks.
+    pub fn pass(&self, pos: &Position) -> Position {
+        let mut p = *pos;
+        p.pass();
+        if let Some(taxi) = &self.rules.taxi {
+            let to_move = p.turn();
+            p.set_cash(to_move, p.cash(to_move) + taxi.income);
+        }
+        if p.quake().no_return.is_some() {
+            p.set_quake(Quake {
+                no_return: None,
+                ..*p.quake()
+            });
+        }
+        p
     }
 
     /// The moves legal by movement, price and check, with aftershocks (before the

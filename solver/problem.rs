@@ -210,11 +210,7 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
         .iter()
         .find(|o| NOT_SUPPORTED.contains(&o.opcode.as_str()))
     {
-        return Err(at(
-            &rec,
-            o,
-            format!("{}: not supported yet (line {})", o.opcode, rec.line),
-        ));
+        return Err(at(&rec, o, format!("{}: not supported yet", o.opcode)));
     }
 
     let mut rules = Rules::default();
@@ -392,13 +388,7 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
                         format!("stip: '{s}' is not #N with 1 <= N <= {MAX_MOVES}"),
                     ))
                 }
-                None => {
-                    return Err(at(
-                        &rec,
-                        o,
-                        format!("stip: '{s}' is not supported yet (line {})", rec.line),
-                    ))
-                }
+                None => return Err(at(&rec, o, format!("stip: '{s}' is not supported yet"))),
             }
         }
         None => None,

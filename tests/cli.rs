@@ -108,6 +108,14 @@ fn a_bad_line_does_not_stop_the_others_on(file: &str, threads: &str) {
     assert_eq!(objs.len(), 5);
     assert_eq!(objs[0]["keys"], serde_json::json!(["a1a8"]));
     assert_eq!(objs[1]["status"], "error");
+    // An error line carries every field of formats.md 2, as a solved one does.
+    for field in [
+        "id", "source", "stip", "status", "keys", "shortest", "cooked", "error", "tree", "nodes",
+        "millis", "threads",
+    ] {
+        assert!(objs[1].get(field).is_some(), "{field} missing: {}", objs[1]);
+        assert!(objs[0].get(field).is_some(), "{field} missing: {}", objs[0]);
+    }
     assert_eq!(
         objs[1]["error"],
         "-: line 3, column 30: unknown operation 'trapdor'"
@@ -118,7 +126,7 @@ fn a_bad_line_does_not_stop_the_others_on(file: &str, threads: &str) {
     );
     assert_eq!(
         objs[3]["error"],
-        "-: line 5, column 30: mirror: not supported yet (line 5)"
+        "-: line 5, column 30: mirror: not supported yet"
     );
     assert_eq!(objs[4]["status"], "solved");
     assert_eq!(objs[4]["keys"].as_array().unwrap().len(), 13);
@@ -145,10 +153,96 @@ fn a_file_reads_the_same_on_one_thread_and_on_two() {
     assert_eq!(one, report("2"));
 }
 
+/// formats.md 2: "2 for a wrong command line", with the reason in words.
 #[test]
 fn wrong_command_line_exits_2() {
-    assert_eq!(run(&["solve", "--no-such-flag"]).status.code(), Some(2));
-    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+    let fen = "8/8/8/8/8/8/8/K6k w - -";
+    for (args, says) in [
+        (&["solve", "--no-such-flag"][..], "--no-such-flag"),
+        (&["frobnicate"][..], "frobnicate"),
+        // No position to work on.
+        (&["solve"][..], "<FILES|--fen <FEN>>"),
+        (&["perft", "--depth", "1"][..], "<FILES|--fen <FEN>>"),
+        (&["retro"][..], "<FILES|--fen <FEN>>"),
+        (&["show"][..], "<FILES|--fen <FEN>>"),
+        // Values no search can take.
+        (
+            &["solve", "--fen", fen, "--time-limit", "0"][..],
+            "positive number of seconds",
+        ),
+        (
+            &["solve", "--fen", fen, "--time-limit=-1"][..],
+            "positive number of seconds",
+        ),
+        (
+            &["solve", "--fen", fen, "--time-limit", "nan"][..],
+            "positive number of seconds",
+        ),
+        (&["solve", "--fen", fen, "--depth", "0"][..], "1..=30"),
+        (&["solve", "--fen", fen, "--depth", "31"][..], "1..=30"),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(says),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// The text report names what composers look for: a key that threatens nothing
+/// (zugzwang), the key that wins sooner than stipulated, and a dual among continuations
+/// that are not mates at once.
+#[test]
+fn solution_text_names_zugzwang_short_keys_and_duals() {
+    let loyd = "5B2/3n4/2Ppp3/3kN1Q1/1R6/3P4/2K5/8 w - - dm 2;";
+    let out = run(&["solve", "--threads", "1", "--fen", loyd]);
+    let report = text(&out.stdout);
+    assert!(report.contains("\n1.Qd8! zugzwang\n"), "{report}");
+    let cooked = "2R5/8/8/6K1/8/6k1/8/1Q6 w - - dm 3;";
+    let out = run(&["solve", "--threads", "1", "--fen", cooked]);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("\n1.Qc2! (short: wins in 2) threat: 2.Rc3#\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("\n1.Rc3+!\n    1...Kf2 (dual)\n"),
+        "{report}"
+    );
+    // A checking key is not a zugzwang, nor is a key with a threat.
+    let keys = report.lines().filter(|l| l.starts_with("1."));
+    assert!(keys.clone().count() == 11 && keys.clone().all(|l| !l.contains("zugzwang")));
+    // Below a key, a quiet continuation without a threat is one too.
+    assert!(report.contains("\n        2.Kg4 zugzwang\n"), "{report}");
+}
+
+/// rules.md 2: income is received before the start of one's turn, so the threat (what
+/// the attacker plays if the defender could pass) is paid from the cash plus income.
+/// After 1.Ka3 White holds 4, and 6 at its next turn: a rook step of 1 leaves 5, and 7
+/// with the income, enough for the bishop's discovered check h8-a1 (7 squares). Without
+/// the income only 2.Ra4# would be left; with it that is no check (a3 is blocked).
+#[test]
+fn taxi_threat_is_paid_with_the_income() {
+    let line = "7B/7p/8/8/3R4/1K6/3N4/k7 w - - taxi \"5 0\"; dm 2;";
+    let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let ka3 = v["tree"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["move"] == "b3a3")
+        .expect("1.Ka3 is a key");
+    let mut threat: Vec<&str> = ka3["threat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["move"].as_str().unwrap())
+        .collect();
+    threat.sort();
+    assert_eq!(threat, ["d4c4", "d4d3", "d4d5", "d4e4"]);
 }
 
 #[test]

@@ -48,19 +48,14 @@ fn read_source(name: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-/// The positions a command is given (`--fen` and FILEs, with its variant flags), or
-/// `None` after saying so when it is given none.
+/// The positions a command is given (`--fen` and FILEs, with its variant flags; the
+/// command line holds one or the other, see the commands' `input` group).
 pub fn command_input(
-    command: &str,
     files: &[String],
     fen: Option<&str>,
     variants: &super::VariantFlags,
-) -> Option<Vec<Item>> {
-    if fen.is_none() && files.is_empty() {
-        eprintln!("fairysolve {command}: give --fen or a FILE");
-        return None;
-    }
-    Some(gather(files, fen, &variants.operations()))
+) -> Vec<Item> {
+    gather(files, fen, &variants.operations())
 }
 
 /// Every position line of the files and the `--fen` line; read errors become items

@@ -9,6 +9,8 @@ use fairysolve::perft;
 use std::time::Instant;
 
 #[derive(Args)]
+// Without a position to work on the command line is wrong (exit 2, formats.md 2).
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct PerftArgs {
     /// Position files; each line's `D1 n; D2 n; ...` operations are checked.
     pub files: Vec<String>,
@@ -97,10 +99,7 @@ pub fn run(args: PerftArgs) -> bool {
             return false;
         }
     }
-    let Some(items) = command_input("perft", &args.files, args.fen.as_deref(), &args.variants)
-    else {
-        return false;
-    };
+    let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in &items {
         let expected: Vec<(u32, u64)> = match &item.record {

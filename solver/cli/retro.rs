@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 use std::time::Instant;
 
 #[derive(Args)]
+// Without a position to work on the command line is wrong (exit 2, formats.md 2).
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct RetroArgs {
     /// Position files (`-` for standard input).
     pub files: Vec<String>,
@@ -125,10 +127,7 @@ fn json_report(item: &Item, problem: &Problem, report: &RetroReport, millis: u12
 }
 
 pub fn run(args: RetroArgs) -> bool {
-    let Some(items) = command_input("retro", &args.files, args.fen.as_deref(), &args.variants)
-    else {
-        return false;
-    };
+    let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in &items {
         let prepared = item.problem_for_retro().and_then(|p| {

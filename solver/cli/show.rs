@@ -8,6 +8,8 @@ use fairysolve::diagram::diagram;
 use fairysolve::problem::position_line;
 
 #[derive(Args)]
+// Without a position to work on the command line is wrong (exit 2, formats.md 2).
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct ShowArgs {
     /// Position files (`-` for standard input).
     pub files: Vec<String>,
@@ -19,10 +21,7 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: ShowArgs) -> bool {
-    let Some(items) = command_input("show", &args.files, args.fen.as_deref(), &args.variants)
-    else {
-        return false;
-    };
+    let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in items {
         match item.problem() {

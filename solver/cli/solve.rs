@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Args)]
+// Without a position to work on the command line is wrong (exit 2, formats.md 2).
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct SolveArgs {
     /// Position files (`-` for standard input).
     pub files: Vec<String>,
@@ -25,7 +27,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub stip: Option<String>,
     /// Overrides every line's stipulation: mate in N.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=fairysolve::problem::MAX_MOVES as i64))]
     pub depth: Option<u32>,
     #[arg(long)]
     pub json: bool,
@@ -42,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub retro: bool,
     /// Seconds allowed per position; what was proved by then is reported.
-    #[arg(long = "time-limit")]
+    #[arg(long = "time-limit", value_parser = positive_seconds)]
     pub time_limit: Option<f64>,
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 32)]
@@ -52,6 +54,14 @@ pub struct SolveArgs {
     pub keys_only: bool,
     #[command(flatten)]
     pub variants: VariantFlags,
+}
+
+/// A time limit as given on the command line: a positive, finite number of seconds.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
 }
 
 /// Set by Ctrl-C: the running search stops and reports what it proved.
@@ -122,7 +132,9 @@ fn money(cash: Option<[u32; 2]>) -> String {
         .unwrap_or_default()
 }
 
-fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
+/// The tree under a key (`depth` 1) or a continuation, as composers write it; `stip`:
+/// the stipulation's N, so that a key that wins sooner is marked as the short one.
+fn print_tree(node: &AttackNode, stip: u32, depth: u32, indent: usize, out: &mut String) {
     let pad = " ".repeat(indent);
     let mark = if depth == 1 { "!" } else { "" };
     out.push_str(&format!(
@@ -132,6 +144,21 @@ fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
         mark,
         money(node.cash)
     ));
+    if depth == 1 && node.wins_in < stip {
+        out.push_str(&format!(" (short: wins in {})", node.wins_in));
+    }
+    // A quiet move that threatens nothing wins only because every defence weakens the
+    // defender: a zugzwang (the threat is sought only when the defender is not in check).
+    let checks = node.san.contains('+');
+    if node.threat.is_empty()
+        && !checks
+        && !node.mates
+        && node.wins_in >= 2
+        && !node.defences.is_empty()
+        && !node.truncated
+    {
+        out.push_str(" zugzwang");
+    }
     if !node.threat.is_empty() {
         let threats: Vec<String> = node
             .threat
@@ -176,9 +203,10 @@ fn print_tree(node: &AttackNode, depth: u32, indent: usize, out: &mut String) {
                         .collect();
                     out.push_str(&format!(" {} (dual)\n", list.join(", ")));
                 } else {
-                    out.push('\n');
+                    // Two continuations or more that are not mates at once: a dual too.
+                    out.push_str(if conts.len() > 1 { " (dual)\n" } else { "\n" });
                     for c in conts {
-                        print_tree(c, depth + 1, indent + 8, out);
+                        print_tree(c, stip, depth + 1, indent + 8, out);
                     }
                 }
             }
@@ -244,6 +272,12 @@ fn text_report(
             sol.unresolved.len()
         ));
     }
+    if sol.cut_short {
+        out.push_str(
+            "stopped before the tries and variations were complete: the keys are proved, \
+             the rest is partial\n",
+        );
+    }
     if sol.keys.is_empty() && sol.complete() {
         out.push_str("no solution\n");
     }
@@ -256,7 +290,7 @@ fn text_report(
         }
     } else {
         for t in &sol.trees {
-            print_tree(t, 1, 0, &mut out);
+            print_tree(t, stip.moves, 1, 0, &mut out);
         }
     }
     for t in &sol.tries {
@@ -318,6 +352,9 @@ fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
         "nodes": sol.nodes,
         "millis": sol.elapsed.as_millis() as u64,
         "threads": sol.threads,
+        // Everything asked for was done (false after a timeout, also when only the
+        // tries or the tree were cut short).
+        "complete": sol.finished(),
     });
     if !sol.tries.is_empty() {
         v["tries"] = json!(sol.tries.iter().map(|t| json!({
@@ -336,8 +373,24 @@ fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
     v
 }
 
+/// A position that was not solved, with every field of formats.md 2 present, so that a
+/// script reads the same keys on every line.
 fn error_json(item: &Item, message: &str) -> Value {
-    json!({"id": item.record.as_ref().ok().and_then(|r| r.id()), "source": item.source, "status": "error", "error": message, "keys": []})
+    json!({
+        "id": item.record.as_ref().ok().and_then(|r| r.id()),
+        "source": item.source,
+        "stip": null,
+        "status": "error",
+        "keys": [],
+        "shortest": null,
+        "cooked": false,
+        "error": message,
+        "tree": [],
+        "nodes": 0,
+        "millis": 0,
+        "threads": 0,
+        "complete": false,
+    })
 }
 
 /// What `--retro` found and the positions to solve: one per timer assignment the
@@ -498,16 +551,7 @@ struct Report {
 }
 
 pub fn run(args: SolveArgs) -> bool {
-    if let Some(t) = args.time_limit {
-        if !(t.is_finite() && t > 0.0) {
-            eprintln!("fairysolve solve: --time-limit must be a positive number of seconds");
-            return false;
-        }
-    }
-    let Some(items) = command_input("solve", &args.files, args.fen.as_deref(), &args.variants)
-    else {
-        return false;
-    };
+    let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     install_interrupt_handler();
     let threads = args
         .threads
@@ -606,7 +650,7 @@ fn solve_item(
     let solve = |p: &Problem| solve_one(item, p, stip, opts, table, args, bar);
     let Some(plan) = plan else {
         let sol = solve(&problem);
-        out.ok = sol.complete();
+        out.ok = sol.finished();
         if args.json {
             let _ = writeln!(out.stdout, "{}", json_report(item, &problem, stip, &sol));
         } else {
@@ -623,7 +667,7 @@ fn solve_item(
             ..problem.clone()
         };
         let sol = solve(&scenario);
-        out.ok &= sol.complete();
+        out.ok &= sol.finished();
         solved.push((label.clone(), scenario, sol));
     }
     let common = common_keys(&solved);

@@ -89,14 +89,24 @@ pub struct Solution {
     pub tries: Vec<Try>,
     /// First moves the search could not decide before it was stopped.
     pub unresolved: Vec<Move>,
+    /// The keys are proved, but the time limit or an interrupt stopped the tries or the
+    /// solution tree: what is listed of them is partial.
+    pub cut_short: bool,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Threads of the key search: one for a #1 or #2 whatever was asked (a search of
+    /// well under a millisecond gains nothing from more).
     pub threads: usize,
 }
 
 impl Solution {
+    /// Every first move decided: the key set is proved.
     pub fn complete(&self) -> bool {
         self.unresolved.is_empty()
+    }
+    /// Everything asked for was done: keys, and the tries and trees when asked.
+    pub fn finished(&self) -> bool {
+        self.complete() && !self.cut_short
     }
     pub fn shortest(&self) -> Option<u32> {
         self.keys.iter().map(|&(_, n)| n).min()
@@ -147,22 +157,27 @@ pub fn solve<T: Terrain>(
         (mv, r)
     };
     // A #1 or #2 is solved in well under a millisecond: waking threads costs more.
-    let results: Vec<(Move, SearchResult<Option<u32>>)> =
-        if opts.threads > 1 && n >= PARALLEL_MIN_MOVES {
-            pool.install(|| {
-                roots
-                    .par_iter()
-                    .map(|&mv| {
-                        // Each worker keeps its refutation memory from one first move to the
-                        // next, as a single thread does.
-                        THREAD_KILLERS.with(|k| one_root(mv, &mut k.borrow_mut()))
-                    })
-                    .collect()
-            })
-        } else {
-            let mut k = Killers::default();
-            roots.iter().map(|&mv| one_root(mv, &mut k)).collect()
-        };
+    // The threads the search really uses (reported with the solution).
+    let threads = if n >= PARALLEL_MIN_MOVES {
+        opts.threads.max(1)
+    } else {
+        1
+    };
+    let results: Vec<(Move, SearchResult<Option<u32>>)> = if threads > 1 {
+        pool.install(|| {
+            roots
+                .par_iter()
+                .map(|&mv| {
+                    // Each worker keeps its refutation memory from one first move to the
+                    // next, as a single thread does.
+                    THREAD_KILLERS.with(|k| one_root(mv, &mut k.borrow_mut()))
+                })
+                .collect()
+        })
+    } else {
+        let mut k = Killers::default();
+        roots.iter().map(|&mv| one_root(mv, &mut k)).collect()
+    };
 
     let mut keys = Vec::new();
     let mut unresolved = Vec::new();
@@ -176,31 +191,32 @@ pub fn solve<T: Terrain>(
     }
 
     let mut tries = Vec::new();
+    let mut cut_short = false;
     if opts.tries && unresolved.is_empty() {
-        let found: Vec<Option<Try>> = pool.install(|| {
+        // `Err`: the search was stopped before this first move's refutations were known.
+        let found: Vec<SearchResult<Option<Try>>> = pool.install(|| {
             failed
                 .par_iter()
                 .map(|&mv| {
                     let mut k = Killers::default();
-                    let refs = searcher
-                        .refutations(pos, mv, n, opts.max_refutations, &mut k)
-                        .ok()?;
+                    let refs = searcher.refutations(pos, mv, n, opts.max_refutations, &mut k)?;
                     if refs.is_empty() || refs.len() > opts.max_refutations {
-                        return None;
+                        return Ok(None);
                     }
                     let next = game.play(pos, mv).position;
-                    Some(Try {
+                    Ok(Some(Try {
                         mv,
                         san: san::san(game, pos, mv),
                         refutations: refs
                             .iter()
                             .map(|&d| (d, san::san(game, &next, d)))
                             .collect(),
-                    })
+                    }))
                 })
                 .collect()
         });
-        tries = found.into_iter().flatten().collect();
+        cut_short |= found.iter().any(|f| f.is_err());
+        tries = found.into_iter().flatten().flatten().collect();
     }
 
     let mut trees = Vec::new();
@@ -208,9 +224,9 @@ pub fn solve<T: Terrain>(
         for &(mv, w) in &keys {
             let mut budget = opts.tree_budget;
             let mut k = Killers::default();
-            if let Ok(node) = pool.install(|| tree_node(&searcher, pos, mv, w, &mut budget, &mut k))
-            {
-                trees.push(node);
+            match pool.install(|| tree_node(&searcher, pos, mv, w, &mut budget, &mut k)) {
+                Ok(node) => trees.push(node),
+                Err(_) => cut_short = true,
             }
         }
     }
@@ -221,9 +237,10 @@ pub fn solve<T: Terrain>(
         trees,
         tries,
         unresolved,
+        cut_short,
         nodes: searcher.nodes(),
         elapsed: start.elapsed(),
-        threads: opts.threads.max(1),
+        threads,
     }
 }
 
@@ -337,8 +354,7 @@ fn tree_node<T: Terrain>(
     }
     // The threat: what wins if the defender could pass.
     if n >= 2 && !game.in_check(&next) {
-        let mut passed = next;
-        passed.pass();
+        let passed = game.pass(&next);
         let (m, winners) = best_attacks(s, &passed, n - 1, k)?;
         for w in winners {
             let p2 = game.play(&passed, w);
@@ -379,4 +395,50 @@ fn tree_node<T: Terrain>(
         node.defences.push(dn);
     }
     Ok(node)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::epd::{parse_line, Line};
+    use std::sync::atomic::Ordering;
+
+    /// A stop that comes after every first move is decided (the progress report of the
+    /// last one sets it) leaves the keys proved and the tries and tree cut short, and
+    /// the solution says so instead of passing for finished.
+    #[test]
+    fn a_stop_after_the_keys_cuts_the_rest_short() {
+        let line = "1b3q1n/2pb2r1/4P3/r3pp2/3PP2p/P1NkPNP1/Q2B4/R3K2R w KQ - dm 3;";
+        let Ok(Line::Position(rec)) = parse_line(line, 1) else {
+            panic!("{line}")
+        };
+        let p = crate::problem::from_record(*rec).unwrap();
+        let table = Table::new(4);
+        let opts = SolveOptions {
+            tries: true,
+            ..SolveOptions::default()
+        };
+        let whole = p.game.solve(
+            &table,
+            &p.position,
+            3,
+            &opts,
+            &AtomicBool::new(false),
+            &|_, _| {},
+        );
+        assert!(whole.finished() && !whole.tries.is_empty() && !whole.trees.is_empty());
+        let stop = AtomicBool::new(false);
+        let stop_at_last = |done: usize, total: usize| {
+            if done == total {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let cut = p
+            .game
+            .solve(&table, &p.position, 3, &opts, &stop, &stop_at_last);
+        assert!(cut.complete());
+        assert_eq!(cut.keys, whole.keys);
+        assert!(cut.cut_short && !cut.finished());
+        assert!(cut.trees.is_empty() && cut.tries.is_empty());
+    }
 }
