@@ -157,7 +157,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
     /// Whether the attacker, to move in `pos`, wins within `n` moves.
     pub fn attack(&self, pos: &Position, n: u32, k: &mut Killers) -> SearchResult<bool> {
         let count = self.nodes.count();
-        if count & 0xFFFF == 0 {
+        // The clock every 4,096 attack nodes, a millisecond or so of search: a time
+        // limit is kept to about that, for one clock read (tens of ns) each time.
+        if count & 0xFFF == 0 {
             self.poll_deadline();
         }
         self.check_limits()?;
