@@ -79,6 +79,11 @@ fn solve_json_fields() {
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert_eq!(v["tree"][0]["move"], "f3e5");
     assert!(v["tree"][0]["defences"].as_array().unwrap().len() > 3);
+    assert_eq!(v["complete"], true);
+    // A #2 is searched on one thread whatever is asked, and says so.
+    let out = run(&["solve", "--json", "--threads", "2", "--fen", line]);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["threads"], 1);
 }
 
 #[test]
@@ -111,7 +116,7 @@ fn a_bad_line_does_not_stop_the_others_on(file: &str, threads: &str) {
     // An error line carries every field of formats.md 2, as a solved one does.
     for field in [
         "id", "source", "stip", "status", "keys", "shortest", "cooked", "error", "tree", "nodes",
-        "millis", "threads",
+        "millis", "threads", "complete",
     ] {
         assert!(objs[1].get(field).is_some(), "{field} missing: {}", objs[1]);
         assert!(objs[0].get(field).is_some(), "{field} missing: {}", objs[0]);
@@ -176,6 +181,10 @@ fn wrong_command_line_exits_2() {
         ),
         (
             &["solve", "--fen", fen, "--time-limit", "nan"][..],
+            "positive number of seconds",
+        ),
+        (
+            &["solve", "--fen", fen, "--time-limit", "1e20"][..],
             "positive number of seconds",
         ),
         (&["solve", "--fen", fen, "--depth", "0"][..], "1..=30"),

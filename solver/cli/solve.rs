@@ -59,8 +59,11 @@ pub struct SolveArgs {
 /// A time limit as given on the command line: a positive, finite number of seconds.
 fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
-        _ => Err(format!("'{text}' is not a positive number of seconds")),
+        // A bound far beyond any search keeps the deadline's arithmetic in range.
+        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Ok(t),
+        _ => Err(format!(
+            "'{text}' is not a positive number of seconds (at most 1e9)"
+        )),
     }
 }
 
@@ -675,6 +678,7 @@ fn solve_item(
         let (_, first_problem, first) = &solved[0];
         let mut v = json_report(item, first_problem, stip, first);
         v["keys"] = json!(common);
+        v["complete"] = json!(solved.iter().all(|(_, _, sol)| sol.finished()));
         if common.is_empty() && v["status"] == "solved" {
             v["status"] = json!("no-solution");
         }

@@ -226,7 +226,21 @@ pub fn solve<T: Terrain>(
             let mut k = Killers::default();
             match pool.install(|| tree_node(&searcher, pos, mv, w, &mut budget, &mut k)) {
                 Ok(node) => trees.push(node),
-                Err(_) => cut_short = true,
+                Err(_) => {
+                    // The key alone, marked as cut, so that the trees still follow `keys`.
+                    cut_short = true;
+                    let played = game.play(pos, mv);
+                    trees.push(AttackNode {
+                        mv,
+                        san: san::san_played(game, pos, mv, &played),
+                        wins_in: w,
+                        threat: Vec::new(),
+                        defences: Vec::new(),
+                        mates: played.outcome == Some(Outcome::Mate),
+                        cash: cash(game, &played.position),
+                        truncated: true,
+                    });
+                }
             }
         }
     }
@@ -439,6 +453,21 @@ mod tests {
         assert!(cut.complete());
         assert_eq!(cut.keys, whole.keys);
         assert!(cut.cut_short && !cut.finished());
-        assert!(cut.trees.is_empty() && cut.tries.is_empty());
+        assert!(cut.tries.is_empty());
+        // One tree a key still, in the order of the keys, each marked as cut.
+        assert_eq!(cut.trees.len(), cut.keys.len());
+        for (tree, &(mv, _)) in cut.trees.iter().zip(&cut.keys) {
+            assert!(tree.mv == mv && tree.truncated && tree.defences.is_empty());
+        }
+        // Tries alone (no tree asked for) are flagged too.
+        stop.store(false, Ordering::SeqCst);
+        let tries_only = SolveOptions {
+            tree: false,
+            ..opts
+        };
+        let cut = p
+            .game
+            .solve(&table, &p.position, 3, &tries_only, &stop, &stop_at_last);
+        assert!(cut.complete() && cut.cut_short && cut.tries.is_empty());
     }
 }
