@@ -188,6 +188,7 @@ fn wrong_command_line_exits_2() {
             "positive number of seconds",
         ),
         (&["solve", "--fen", fen, "--depth", "0"][..], "1..=30"),
+        (&["perft", "--fen", fen, "--depth", "13"][..], "0..=12"),
         (&["solve", "--fen", fen, "--depth", "31"][..], "1..=30"),
     ] {
         let out = run(args);

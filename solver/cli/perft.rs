@@ -18,7 +18,7 @@ pub struct PerftArgs {
     #[arg(long)]
     pub fen: Option<String>,
     /// Depth (for files: the deepest expected count checked).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
     pub depth: Option<u32>,
     /// Counts per first move.
     #[arg(long)]
@@ -93,12 +93,6 @@ fn report(
 }
 
 pub fn run(args: PerftArgs) -> bool {
-    if let Some(d) = args.depth {
-        if d > MAX_DEPTH {
-            eprintln!("fairysolve perft: depth {d} is above the limit {MAX_DEPTH}");
-            return false;
-        }
-    }
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in &items {
