@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen::{self, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{Position, Quake};
+use crate::position::Position;
 use crate::taxi::{self, Taxi};
 use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::{Color, Role, Square};
@@ -211,29 +211,28 @@ impl<T: Terrain> Game<T> {
         } else {
             p.play_board(geo, mv);
         }
-        if let Some(taxi) = &self.rules.taxi {
+        if self.rules.taxi.is_some() {
             p.set_cash(us, p.cash(us).saturating_sub(price));
-            p.set_cash(!us, p.cash(!us) + taxi.income);
+            self.pay_income(p);
         }
     }
 
-    /// The position if the side to move could pass (a problem's threat is what the
-    /// attacker would play then): the turn changes as after a move, so the side now to
-    /// move receives its Taxi income (rules.md 2) and the passing side's bar on
-    /// restoring a dx ends (rules.md 3.7). Nothing moved, so no timer ticks.
-    pub fn pass(&self, pos: &Position) -> Position {
-        let mut p = *pos;
-        p.pass();
+    /// Under Taxi, the side now to move receives its income before its turn (rules.md 2).
+    #[inline(always)]
+    fn pay_income(&self, p: &mut Position) {
         if let Some(taxi) = &self.rules.taxi {
             let to_move = p.turn();
             p.set_cash(to_move, p.cash(to_move) + taxi.income);
         }
-        if p.quake().no_return.is_some() {
-            p.set_quake(Quake {
-                no_return: None,
-                ..*p.quake()
-            });
-        }
+    }
+
+    /// The position if the side to move could pass (a problem's threat is what the
+    /// attacker would play then): the turn ends as after a move (`Position::pass`), and
+    /// the side now to move receives its Taxi income. Nothing moved, so no timer ticks.
+    pub fn pass(&self, pos: &Position) -> Position {
+        let mut p = *pos;
+        p.pass();
+        self.pay_income(&mut p);
         p
     }
 
@@ -847,6 +846,39 @@ impl Rulebook for AnyGame {
 mod tests {
     use super::*;
     use crate::fen::parse_fen;
+
+    /// rules.md 3.7: the bar on restoring the dx an aftershock left lasts one turn, so a
+    /// pass (the threat's question) lifts it for the side that moves next; rules.md 2:
+    /// that side receives its Taxi income. The hash stays the one worked out afresh.
+    #[test]
+    fn a_pass_ends_the_turn_as_a_move_does() {
+        let line = "4k3/8/8/8/8/8/8/4K3 w - - earthquake \"1 0\"; aftershock \"2 2 0\"; \
+                    taxi \"5 3\";";
+        let Ok(crate::epd::Line::Position(rec)) = crate::epd::parse_line(line, 1) else {
+            panic!("{line}")
+        };
+        let p = crate::problem::from_record(*rec).unwrap();
+        let shocks = |pos: &Position| -> Vec<Move> {
+            p.game
+                .legal_moves(pos)
+                .iter()
+                .copied()
+                .filter(|m| m.is_aftershock())
+                .collect()
+        };
+        let barred = Move::aftershock(0);
+        assert!(!shocks(&p.position).contains(&barred));
+        let AnyGame::Aftershocks(g) = &p.game else {
+            panic!("aftershocks expected")
+        };
+        let passed = g.pass(&p.position);
+        assert_eq!(passed.turn(), Color::Black);
+        assert_eq!(passed.quake().no_return, None);
+        assert_eq!(passed.cash(Color::Black), 3 + 2);
+        assert_eq!(passed.cash(Color::White), 5);
+        assert_eq!(passed.hash(), passed.compute_hash());
+        assert!(shocks(&passed).contains(&barred));
+    }
 
     /// The first legal move found (the mate test's question, answered as soon as one is
     /// found: a safe king step ends the generation) is a legal move, and there is one

@@ -234,26 +234,24 @@ pub fn generate_with<G: Geometry, T: Threats<G>, S: MoveSink>(
 
     // King steps: judged with the king off the board, so it cannot hide behind itself.
     let without_king = occupied.without(king);
-    let steps = (geo.king_attacks(king) - ours) & sink.king_steps_wanted(king);
-    if S::STOPS_EARLY {
-        // A sink that asks for one move is offered each safe step as soon as it is
-        // found: the first it takes ends the search before the other steps are judged
-        // and before the checkers are worked out.
-        for to in steps {
-            if !threats.attacked(geo, board, to, them, without_king) {
-                sink.piece(Role::King, king, Bitboard::from_square(to));
-                if sink.done() {
-                    return;
-                }
-            }
+    let mut king_targets = Bitboard::EMPTY;
+    for to in (geo.king_attacks(king) - ours) & sink.king_steps_wanted(king) {
+        if threats.attacked(geo, board, to, them, without_king) {
+            continue;
         }
-    } else {
-        let mut king_targets = Bitboard::EMPTY;
-        for to in steps {
-            if !threats.attacked(geo, board, to, them, without_king) {
-                king_targets.set(to);
+        if S::STOPS_EARLY {
+            // A sink that asks for one move is offered each safe step as soon as it is
+            // found: the first it takes ends the search before the other steps are
+            // judged and before the checkers are worked out.
+            sink.piece(Role::King, king, Bitboard::from_square(to));
+            if sink.done() {
+                return;
             }
+        } else {
+            king_targets.set(to);
         }
+    }
+    if !S::STOPS_EARLY {
         sink.piece(Role::King, king, king_targets);
     }
 

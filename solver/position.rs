@@ -353,12 +353,8 @@ impl Position {
                 self.ep = None;
                 self.hash ^= zobrist::en_passant(ep);
             }
-            if !FIDE && self.quake.no_return.is_some() {
-                // The restriction lasts for one turn only (rules.md 3.7).
-                self.set_quake(Quake {
-                    no_return: None,
-                    ..self.quake
-                });
+            if !FIDE {
+                self.end_return_bar();
             }
             if let (false, MoveKind::Aftershock(dx)) = (FIDE, mv.kind) {
                 let mut shocks = self.quake.shocks;
@@ -472,13 +468,27 @@ impl Position {
         }
     }
 
-    /// Passes the turn without moving (used by null-move threat detection and
-    /// aftershock-free tests). Clears the en passant right.
+    /// Passes the turn without moving (the threat is what the attacker plays after a
+    /// pass). The turn ends as after a move: the en passant right and the bar on
+    /// restoring a dx go with it. Taxi income is the game's business (`Game::pass`).
     pub fn pass(&mut self) {
         if let Some(ep) = self.ep.take() {
             self.hash ^= zobrist::en_passant(ep);
         }
+        self.end_return_bar();
         self.turn = !self.turn;
         self.hash ^= zobrist::black_to_move();
+    }
+
+    /// Lifts the bar on restoring the dx an aftershock left: it lasts one turn only
+    /// (rules.md 3.7).
+    #[inline(always)]
+    fn end_return_bar(&mut self) {
+        if self.quake.no_return.is_some() {
+            self.set_quake(Quake {
+                no_return: None,
+                ..self.quake
+            });
+        }
     }
 }

@@ -33,6 +33,11 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The one JSON object a command printed for one position.
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(text(&out.stdout).trim()).expect("one JSON object")
+}
+
 #[test]
 fn perft_json_and_divide() {
     let out = run(&[
@@ -45,7 +50,7 @@ fn perft_json_and_divide() {
         "--divide",
     ]);
     assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     assert_eq!(v["nodes"], 8902);
     assert_eq!(v["depth"], 3);
     assert_eq!(v["divide"]["e2e4"], 600);
@@ -67,7 +72,7 @@ fn solve_json_fields() {
     let line = "n4B1n/1R3P2/5k2/2N3pP/1p2K1B1/2r2Np1/1Q3P2/5R2 w - - dm 2; id \"paslack\";";
     let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     assert_eq!(v["id"], "paslack");
     assert_eq!(v["status"], "solved");
     assert_eq!(v["stip"], "#2");
@@ -82,7 +87,7 @@ fn solve_json_fields() {
     assert_eq!(v["complete"], true);
     // A #2 is searched on one thread whatever is asked, and says so.
     let out = run(&["solve", "--json", "--threads", "2", "--fen", line]);
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     assert_eq!(v["threads"], 1);
 }
 
@@ -238,7 +243,7 @@ fn taxi_threat_is_paid_with_the_income() {
     let line = "7B/7p/8/8/3R4/1K6/3N4/k7 w - - taxi \"5 0\"; dm 2;";
     let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     let ka3 = v["tree"]
         .as_array()
         .unwrap()
@@ -310,7 +315,7 @@ fn time_limit_reports_what_was_proved() {
         line,
     ]);
     assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     assert_eq!(v["status"], "timeout");
     assert!(!v["undecided"].as_array().unwrap().is_empty());
 }

@@ -4,7 +4,7 @@
 
 use super::tt::Table;
 use super::{Killers, Limits, SearchResult, Searcher};
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, Played};
 use crate::geometry::Terrain;
 use crate::moves::Move;
 use crate::position::Position;
@@ -117,6 +117,29 @@ impl Solution {
 }
 
 /// Each side's cash in `pos`, under Taxi rules.
+impl AttackNode {
+    /// `mv`, played from `pos` with result `played`, winning within `wins_in`, with
+    /// nothing below it yet; `mates` when the move ends the game at once.
+    fn bare<T: Terrain>(
+        game: &Game<T>,
+        pos: &Position,
+        mv: Move,
+        played: &Played,
+        wins_in: u32,
+    ) -> AttackNode {
+        AttackNode {
+            mv,
+            san: san::san_played(game, pos, mv, played),
+            wins_in,
+            threat: Vec::new(),
+            defences: Vec::new(),
+            mates: played.outcome == Some(Outcome::Mate),
+            cash: cash(game, &played.position),
+            truncated: false,
+        }
+    }
+}
+
 fn cash<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<[u32; 2]> {
     game.rules.taxi.map(|_| {
         [
@@ -231,14 +254,8 @@ pub fn solve<T: Terrain>(
                     cut_short = true;
                     let played = game.play(pos, mv);
                     trees.push(AttackNode {
-                        mv,
-                        san: san::san_played(game, pos, mv, &played),
-                        wins_in: w,
-                        threat: Vec::new(),
-                        defences: Vec::new(),
-                        mates: played.outcome == Some(Outcome::Mate),
-                        cash: cash(game, &played.position),
                         truncated: true,
+                        ..AttackNode::bare(game, pos, mv, &played, w)
                     });
                 }
             }
@@ -341,19 +358,9 @@ fn tree_node<T: Terrain>(
 ) -> SearchResult<AttackNode> {
     let game = s.game;
     let played = game.play(pos, mv);
-    let mut node = AttackNode {
-        mv,
-        san: san::san_played(game, pos, mv, &played),
-        wins_in: n,
-        threat: Vec::new(),
-        defences: Vec::new(),
-        mates: false,
-        cash: cash(game, &played.position),
-        truncated: false,
-    };
+    let mut node = AttackNode::bare(game, pos, mv, &played, n);
     *budget = budget.saturating_sub(1);
-    if played.outcome == Some(Outcome::Mate) {
-        node.mates = true;
+    if node.mates {
         return Ok(node);
     }
     let next = played.position;
@@ -372,16 +379,9 @@ fn tree_node<T: Terrain>(
         let (m, winners) = best_attacks(s, &passed, n - 1, k)?;
         for w in winners {
             let p2 = game.play(&passed, w);
-            node.threat.push(AttackNode {
-                mv: w,
-                san: san::san_played(game, &passed, w, &p2),
-                wins_in: m,
-                threat: Vec::new(),
-                defences: Vec::new(),
-                mates: p2.outcome == Some(Outcome::Mate) || game.is_checkmated(&p2.position),
-                cash: cash(game, &p2.position),
-                truncated: false,
-            });
+            let mut threat = AttackNode::bare(game, &passed, w, &p2, m);
+            threat.mates |= game.is_checkmated(&p2.position);
+            node.threat.push(threat);
         }
     }
     for &d in defences.iter() {
