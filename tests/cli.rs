@@ -82,13 +82,26 @@ fn solve_json_fields() {
     assert_eq!(v["error"], serde_json::Value::Null);
     assert_eq!(v["threads"], 1);
     assert!(v["nodes"].as_u64().unwrap() > 0);
-    assert_eq!(v["tree"][0]["move"], "f3e5");
-    assert!(v["tree"][0]["defences"].as_array().unwrap().len() > 3);
+    assert_eq!(v["tree"]["f3e5"]["move"], "f3e5");
+    assert!(v["tree"]["f3e5"]["defences"].as_array().unwrap().len() > 3);
     assert_eq!(v["complete"], true);
     // A #2 is searched on one thread whatever is asked, and says so.
     let out = run(&["solve", "--json", "--threads", "2", "--fen", line]);
     let v = json(&out);
     assert_eq!(v["threads"], 1);
+    // Cooked under Trapdoor T = 1 (the key piece falls unless it mates): a tree per key.
+    let cooked = line.replace("dm 2;", "dm 2; trapdoor 1;");
+    let out = run(&["solve", "--json", "--threads", "1", "--fen", &cooked]);
+    let v = json(&out);
+    assert_eq!(v["keys"], serde_json::json!(["e4d4", "f3e5", "c5e6"]));
+    assert_eq!(v["cooked"], true);
+    let trees = v["tree"].as_object().unwrap();
+    assert_eq!(trees.len(), 3);
+    for key in ["e4d4", "f3e5", "c5e6"] {
+        assert_eq!(trees[key]["move"], key);
+    }
+    let out = run(&["solve", "--json", "--keys-only", "--fen", line]);
+    assert_eq!(json(&out)["tree"], serde_json::json!({}));
 }
 
 #[test]
@@ -244,12 +257,8 @@ fn taxi_threat_is_paid_with_the_income() {
     let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v = json(&out);
-    let ka3 = v["tree"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["move"] == "b3a3")
-        .expect("1.Ka3 is a key");
+    let ka3 = &v["tree"]["b3a3"];
+    assert!(ka3.is_object(), "1.Ka3 is a key");
     let mut threat: Vec<&str> = ka3["threat"]
         .as_array()
         .unwrap()

@@ -351,7 +351,12 @@ fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
         "shortest": sol.shortest(),
         "cooked": sol.cooked(),
         "error": null,
-        "tree": sol.trees.iter().map(|t| tree_json(t, c960)).collect::<Vec<_>>(),
+        // One tree per key, under its coordinate move (a cooked problem has several).
+        "tree": sol
+            .trees
+            .iter()
+            .map(|t| (t.mv.coord(c960).to_string(), tree_json(t, c960)))
+            .collect::<serde_json::Map<_, _>>(),
         "nodes": sol.nodes,
         "millis": sol.elapsed.as_millis() as u64,
         "threads": sol.threads,
@@ -388,7 +393,7 @@ fn error_json(item: &Item, message: &str) -> Value {
         "shortest": null,
         "cooked": false,
         "error": message,
-        "tree": [],
+        "tree": {},
         "nodes": 0,
         "millis": 0,
         "threads": 0,
