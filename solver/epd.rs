@@ -169,8 +169,18 @@ pub enum Line {
     Position(Box<Record>),
 }
 
-/// Reads one line (`line_no` is 1-based, for messages).
+/// Reads one line (`line_no` is 1-based, for messages). Columns in messages count
+/// characters, as an editor does, not bytes.
 pub fn parse_line(text: &str, line_no: usize) -> Result<Line, LineError> {
+    parse_line_by_bytes(text, line_no).map_err(|mut e| {
+        let byte = e.column - 1;
+        e.column = 1 + text.char_indices().take_while(|&(i, _)| i < byte).count();
+        e
+    })
+}
+
+/// `parse_line` with columns counted in bytes.
+fn parse_line_by_bytes(text: &str, line_no: usize) -> Result<Line, LineError> {
     if text.len() > MAX_LINE_LEN {
         return Err(LineError::new(
             line_no,

@@ -173,6 +173,14 @@ impl Checks {
 }
 
 /// Interprets a record. Errors name the operation and its column.
+/// The first operation of `rec` whose rules are not built yet (the line is kept and
+/// written back, but not played).
+pub fn unsupported(rec: &Record) -> Option<&crate::epd::Operation> {
+    rec.operations
+        .iter()
+        .find(|o| NOT_SUPPORTED.contains(&o.opcode.as_str()))
+}
+
 pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     read(rec, Checks::Play)
 }
@@ -205,11 +213,7 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
             }
         }
     }
-    if let Some(o) = rec
-        .operations
-        .iter()
-        .find(|o| NOT_SUPPORTED.contains(&o.opcode.as_str()))
-    {
+    if let Some(o) = unsupported(&rec) {
         return Err(at(&rec, o, format!("{}: not supported yet", o.opcode)));
     }
 

@@ -208,6 +208,12 @@ fn wrong_command_line_exits_2() {
         (&["solve", "--fen", fen, "--depth", "0"][..], "1..=30"),
         (&["perft", "--fen", fen, "--depth", "13"][..], "0..=12"),
         (&["solve", "--fen", fen, "--depth", "31"][..], "1..=30"),
+        (&["solve", "--fen", fen, "--stip", "#0"][..], "1..=30"),
+        (
+            &["solve", "--fen", fen, "--stip", "2"][..],
+            "#N (mate in N)",
+        ),
+        (&["solve", "--fen", fen, "--hash", "0"][..], "1..=65536"),
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -353,6 +359,16 @@ fn retro_json_fields_and_bad_lines() {
     assert_eq!(lines[0]["last_moves_long"], serde_json::json!(["Kf5xNe5"]));
     assert_eq!(lines[0]["ticking"], serde_json::json!([]));
     assert_eq!(lines[0]["complete"], true);
+    // An error line carries every field of a verdict, as solve's do.
+    for field in lines[0].as_object().unwrap().keys() {
+        assert!(
+            lines[1].get(field).is_some(),
+            "{field} missing: {}",
+            lines[1]
+        );
+    }
+    assert_eq!(lines[0]["error"], serde_json::Value::Null);
+    assert_eq!(lines[1]["complete"], false);
     assert_eq!(lines[1]["source"], "-:2");
     assert!(lines[1]["error"]
         .as_str()
@@ -419,4 +435,47 @@ fn solve_retro_applies_the_proof() {
         "--retro",
     ]);
     assert_eq!(bad.status.code(), Some(1));
+}
+
+/// `perft FILE` reports every line it cannot check, located, and checks the others.
+#[test]
+fn perft_file_names_bad_counts() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let file = format!(
+        "{start} ;D1 20 ;D2 4x0\n{start} ;D1 20 ;D13 1\nrnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20\n{start} ;D1 20 ;D3 8902\n"
+    );
+    let out = run_stdin(&["perft", "-"], &file);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    for says in [
+        "-: line 1, column 66: D2: a count of nodes expected",
+        "-: line 2, column 66: D13: deeper than perft goes (12)",
+        "-: line 3, column 14: 'X' is not a piece letter",
+    ] {
+        assert!(stderr.contains(says), "{says}: {stderr}");
+    }
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("-:4 depth 3: 8902 nodes"), "{stdout}");
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    // A variant flag joins a line whose last count has no `;` as an operation of its own.
+    let out = run_stdin(&["perft", "-", "--earthquake", "1 0"], &file);
+    assert!(text(&out.stderr).contains("-:4: depth 3: expected 8902, counted 8901"));
+}
+
+/// `show` writes each line back as read (formats.md 1), also one whose game is not
+/// played yet, after a byte-order mark.
+#[test]
+fn show_writes_the_line_back() {
+    let lines = [
+        "4k3/8/8/8/8/8/8/4K2R w K - dm 1; id \"x\"; c0 \"src\"; bm Rh8;",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; id \"u\";",
+    ];
+    let out = run_stdin(&["show", "-"], &format!("\u{FEFF}{}\n", lines.join("\n")));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    for line in lines {
+        assert!(stdout.lines().any(|l| l == line), "{line}: {stdout}");
+    }
+    assert!(text(&out.stderr).contains("line 3, column 27: underworld: not supported yet"));
 }

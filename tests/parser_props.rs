@@ -193,6 +193,11 @@ fn messages_name_the_place() {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"open;",
             "line 3, column 57: a quoted operand has no closing '\"'",
         ),
+        // Columns count characters, not bytes: each é is two bytes.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"éé\"; 2x 2;",
+            "line 3, column 63: '2x' is not an operation name",
+        ),
     ];
     for (text, want) in cases {
         let got = parse_line(text, 3).expect_err(text).to_string();

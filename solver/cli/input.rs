@@ -27,6 +27,18 @@ impl Item {
             .map_err(|e| format!("{}: {}", self.file_part(), e))
     }
 
+    /// A message about column `column0` (0-based) of this line, located as the
+    /// reader's own messages are.
+    pub fn located(&self, column0: usize, message: &str) -> String {
+        let column = column0 + 1;
+        match self.source.rsplit_once(':') {
+            Some((file, line)) if !file.is_empty() => {
+                format!("{file}: line {line}, column {column}: {message}")
+            }
+            _ => format!("{}: column {column}: {message}", self.source),
+        }
+    }
+
     fn file_part(&self) -> &str {
         match self.source.rsplit_once(':') {
             Some((file, _)) if !file.is_empty() => file,
@@ -63,7 +75,7 @@ pub fn command_input(
 pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item> {
     let mut items = Vec::new();
     if let Some(fen) = fen {
-        let text = format!("{fen}{extra_ops}");
+        let text = with_operations(fen, extra_ops);
         match epd::parse_line(&text, 1) {
             Ok(Line::Position(r)) => items.push(Item {
                 source: "--fen".into(),
@@ -90,6 +102,8 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
                 continue;
             }
         };
+        // A byte-order mark (some editors write one) is no part of the first line.
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
         for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
             let line_no = i + 1;
             let source = format!("{name}:{line_no}");
@@ -97,23 +111,22 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
             let text = match std::str::from_utf8(raw) {
                 Ok(t) => t,
                 Err(e) => {
+                    // Columns count characters: those of the valid part before.
+                    let valid = &raw[..e.valid_up_to()];
+                    let column = 1 + std::str::from_utf8(valid).map_or(0, |t| t.chars().count());
                     items.push(Item {
                         source,
                         record: Err(format!(
-                            "{name}: line {line_no}, column {}: not UTF-8 text",
-                            e.valid_up_to() + 1
+                            "{name}: line {line_no}, column {column}: not UTF-8 text"
                         )),
                     });
                     continue;
                 }
             };
-            let text = if extra_ops.is_empty()
-                || text.trim().is_empty()
-                || text.trim_start().starts_with('#')
-            {
+            let text = if text.trim().is_empty() || text.trim_start().starts_with('#') {
                 text.to_string()
             } else {
-                format!("{text}{extra_ops}")
+                with_operations(text, extra_ops)
             };
             match epd::parse_line(&text, line_no) {
                 Ok(Line::Position(r)) => items.push(Item {
@@ -129,4 +142,43 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
         }
     }
     items
+}
+
+/// A position line with the flags' operations added. A separator goes first: the last
+/// operation of a line may lack its `;` (perft suites write `;D6 119060324`), and the
+/// flags' operations must not become its operands.
+fn with_operations(line: &str, extra_ops: &str) -> String {
+    if extra_ops.is_empty() {
+        line.to_string()
+    } else {
+        format!("{line} ;{extra_ops}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The flags' operations stay operations of their own whether or not the line's
+    /// last operation ends with `;`, and a line of bare FEN fields takes them too.
+    #[test]
+    fn flag_operations_follow_any_line() {
+        for line in [
+            "4k3/8/8/8/8/8/8/4K2R w K - dm 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - dm 1;",
+            "4k3/8/8/8/8/8/8/4K2R w K - c0 \"x\"",
+            "4k3/8/8/8/8/8/8/4K2R w K -",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15",
+        ] {
+            let text = with_operations(line, " trapdoor \"1\";");
+            let Ok(Line::Position(rec)) = epd::parse_line(&text, 1) else {
+                panic!("{text} is not read");
+            };
+            let trapdoor = rec.get("trapdoor").expect(line);
+            assert_eq!(trapdoor.single(), Some("1"), "{line}");
+            let last = rec.operations.iter().rev().nth(1);
+            assert!(last.is_none_or(|o| o.operands.len() == 1), "{line}");
+        }
+    }
 }

@@ -47,7 +47,8 @@ fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
     let problem = item.problem()?;
     let bulk = !args.no_bulk;
     let start = Instant::now();
-    let (nodes, divide) = if args.divide {
+    // At depth 0 there is no first move to divide by: the one node is the position.
+    let (nodes, divide) = if args.divide && depth > 0 {
         let d = fairysolve::with_game!(&problem.game, g => perft::divide(g, &problem.position, depth, bulk));
         (d.iter().map(|(_, n)| n).sum(), d)
     } else {
@@ -92,34 +93,59 @@ fn report(
     }
 }
 
+/// The counts a line expects (`D1 20; D2 400;`), or a located message when one of
+/// them is not a count or lies deeper than perft goes.
+fn expected_counts(item: &Item) -> Result<Vec<(u32, u64)>, String> {
+    let rec = item.record.as_ref().map_err(|e| e.clone())?;
+    let mut expected = Vec::new();
+    for op in &rec.operations {
+        let Some(depth) = perft_depth(&op.opcode) else {
+            continue;
+        };
+        let Some(nodes) = op.single().and_then(|t| t.parse().ok()) else {
+            let message = format!("{}: a count of nodes expected", op.opcode);
+            return Err(item.located(op.column, &message));
+        };
+        if depth > MAX_DEPTH {
+            let message = format!("{}: deeper than perft goes ({MAX_DEPTH})", op.opcode);
+            return Err(item.located(op.column, &message));
+        }
+        expected.push((depth, nodes));
+    }
+    Ok(expected)
+}
+
 pub fn run(args: PerftArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in &items {
-        let expected: Vec<(u32, u64)> = match &item.record {
-            Ok(rec) => rec
-                .operations
-                .iter()
-                .filter_map(|o| Some((perft_depth(&o.opcode)?, o.single()?.parse().ok()?)))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        let checks: Vec<(u32, Option<u64>)> = match (args.depth, expected.is_empty()) {
-            (Some(d), true) => vec![(d, None)],
-            (None, true) => {
-                eprintln!(
-                    "{}: no --depth and no expected counts (D1 n; ...)",
-                    item.source
-                );
+        let expected = match expected_counts(item) {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("{e}");
                 ok = false;
                 continue;
             }
-            (limit, false) => expected
-                .iter()
-                .filter(|(d, _)| limit.is_none_or(|l| *d <= l) && *d <= MAX_DEPTH)
-                .map(|&(d, n)| (d, Some(n)))
-                .collect(),
         };
+        let mut checks: Vec<(u32, Option<u64>)> = expected
+            .iter()
+            .filter(|(d, _)| args.depth.is_none_or(|l| *d <= l))
+            .map(|&(d, n)| (d, Some(n)))
+            .collect();
+        if checks.is_empty() {
+            // No expected count down to --depth (or none at all): count at --depth.
+            match args.depth {
+                Some(d) => checks.push((d, None)),
+                None => {
+                    eprintln!(
+                        "{}: no --depth and no expected counts (D1 n; ...)",
+                        item.source
+                    );
+                    ok = false;
+                    continue;
+                }
+            }
+        }
         for (depth, want) in checks {
             match count(item, depth, &args) {
                 Err(e) => {

@@ -23,15 +23,18 @@ pub struct ReplayArgs {
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// Splits `1.e4 e5 2.Nf3` into move texts, dropping the numbers.
+/// Splits `1.e4 e5 2.Nf3` into move texts, dropping the numbers (`1.`, `2...`, a bare
+/// `3`); `0-0` and `0-0-0` are castling, not numbers.
 fn move_texts(args: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for token in args.iter().flat_map(|a| a.split_whitespace()) {
-        let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
-        let rest = if rest.len() < token.len() {
-            rest.trim_start_matches('.')
+        let after_digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        let numbered = after_digits.len() < token.len()
+            && (after_digits.is_empty() || after_digits.starts_with('.'));
+        let rest = if numbered {
+            after_digits.trim_start_matches('.')
         } else {
-            rest
+            token
         };
         if !rest.is_empty() {
             out.push(rest.to_string());
@@ -91,4 +94,18 @@ pub fn run(args: ReplayArgs) -> bool {
     }
     println!("{}", position_line(game, &pos));
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_are_dropped_and_castling_kept() {
+        let args = ["1.e4 e5 2.Nf3 Nc6 3. Bc4 3...Bc5 4.0-0 0-0-0 5 O-O".to_string()];
+        assert_eq!(
+            move_texts(&args),
+            ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "0-0", "0-0-0", "O-O"]
+        );
+    }
 }

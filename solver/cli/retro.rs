@@ -123,6 +123,28 @@ fn json_report(item: &Item, problem: &Problem, report: &RetroReport, millis: u12
         "depth": report.depth,
         "nodes": report.nodes,
         "millis": millis as u64,
+        "error": null,
+    })
+}
+
+/// A position that was not analysed, with every field of a verdict (formats.md 2), so
+/// that a script reads the same keys on every line.
+fn error_json(item: &Item, message: &str) -> Value {
+    json!({
+        "id": item.record.as_ref().ok().and_then(|r| r.id()),
+        "source": item.source,
+        "legal": null,
+        "illegal_reasons": [],
+        "last_moves": [],
+        "last_moves_long": [],
+        "ticking": [],
+        "scenarios": [],
+        "en_passant": null,
+        "complete": false,
+        "depth": 0,
+        "nodes": 0,
+        "millis": 0,
+        "error": message,
     })
 }
 
@@ -139,10 +161,7 @@ pub fn run(args: RetroArgs) -> bool {
             Ok(x) => x,
             Err(e) => {
                 if args.json {
-                    println!(
-                        "{}",
-                        json!({"id": item.record.as_ref().ok().and_then(|r| r.id()), "source": item.source, "error": e})
-                    );
+                    println!("{}", error_json(item, &e));
                 }
                 eprintln!("{e}");
                 ok = false;

@@ -1,11 +1,14 @@
 //! `fairysolve show`: each position drawn as it lies, with its rules, for a composer to
-//! see the board (on a displaced Earthquake board: physically, with square names).
+//! see the board (on a displaced Earthquake board: physically, with square names), and
+//! its line written back as read (formats.md 1: every operation kept, the spelling of
+//! the FEN fields too).
 
 use super::input::command_input;
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::diagram::diagram;
-use fairysolve::problem::position_line;
+use fairysolve::epd::write_record;
+use fairysolve::problem::unsupported;
 
 #[derive(Args)]
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
@@ -24,18 +27,28 @@ pub fn run(args: ShowArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in items {
-        match item.problem() {
-            Ok(p) => {
-                let id = p.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
-                println!("{}{id}", item.source);
-                print!("{}", diagram(&p.game, &p.position));
-                println!("{}\n", position_line(&p.game, &p.position));
+        let problem = item.problem();
+        let rec = match (&item.record, &problem) {
+            (Ok(rec), Ok(_)) => rec,
+            // A line of a game not played yet is still written back, as read.
+            (Ok(rec), Err(_)) if unsupported(rec).is_some() => rec,
+            (_, Err(e)) => {
+                eprintln!("{e}");
+                ok = false;
+                continue;
             }
+            (Err(e), Ok(_)) => unreachable!("a problem from a line not read: {e}"),
+        };
+        let id = rec.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
+        println!("{}{id}", item.source);
+        match &problem {
+            Ok(p) => print!("{}", diagram(&p.game, &p.position)),
             Err(e) => {
                 eprintln!("{e}");
                 ok = false;
             }
         }
+        println!("{}\n", write_record(rec));
     }
     ok
 }

@@ -24,8 +24,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub fen: Option<String>,
     /// Stipulation for --fen or lines without one, e.g. "#2".
-    #[arg(long)]
-    pub stip: Option<String>,
+    #[arg(long, value_parser = stipulation_arg)]
+    pub stip: Option<Stipulation>,
     /// Overrides every line's stipulation: mate in N.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=fairysolve::problem::MAX_MOVES as i64))]
     pub depth: Option<u32>,
@@ -46,14 +46,24 @@ pub struct SolveArgs {
     /// Seconds allowed per position; what was proved by then is reported.
     #[arg(long = "time-limit", value_parser = positive_seconds)]
     pub time_limit: Option<f64>,
-    /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 32)]
-    pub hash: usize,
+    /// Transposition table size in megabytes (1 to 65536).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
     /// Print only keys, no solution tree.
     #[arg(long = "keys-only")]
     pub keys_only: bool,
     #[command(flatten)]
     pub variants: VariantFlags,
+}
+
+/// A stipulation as given on the command line: `#N`, N in 1..=30.
+fn stipulation_arg(text: &str) -> Result<Stipulation, String> {
+    Stipulation::parse(text).ok_or_else(|| {
+        format!(
+            "'{text}' is not a stipulation: #N (mate in N) with N in 1..={} expected",
+            fairysolve::problem::MAX_MOVES
+        )
+    })
 }
 
 /// A time limit as given on the command line: a positive, finite number of seconds.
@@ -91,9 +101,8 @@ fn stipulation(problem: &Problem, args: &SolveArgs) -> Result<Stipulation, Strin
     if let Some(s) = problem.stipulation {
         return Ok(s);
     }
-    if let Some(s) = &args.stip {
-        return Stipulation::parse(s)
-            .ok_or_else(|| format!("--stip '{s}' is not supported (only #N)"));
+    if let Some(s) = args.stip {
+        return Ok(s);
     }
     Err(
         "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
@@ -551,6 +560,24 @@ fn solve_one(
     sol
 }
 
+/// The table of `--hash` megabytes, or the largest half, quarter, ... of it that the
+/// system grants (with a warning): a smaller table changes no answer, only the time.
+fn hash_table(mb: usize) -> Option<Table> {
+    let mut size = mb;
+    loop {
+        if let Ok(table) = Table::try_new(size) {
+            if size < mb {
+                eprintln!("solve: --hash {mb}: cannot allocate {mb} MB, using {size} MB");
+            }
+            return Some(table);
+        }
+        if size == 1 {
+            return None;
+        }
+        size /= 2;
+    }
+}
+
 /// What solving one item printed, and whether it went through.
 struct Report {
     stdout: String,
@@ -573,7 +600,10 @@ pub fn run(args: SolveArgs) -> bool {
         tree: !args.keys_only,
         ..SolveOptions::default()
     };
-    let table = Table::new(args.hash.clamp(1, 64 * 1024));
+    let Some(table) = hash_table(args.hash as usize) else {
+        eprintln!("solve: cannot allocate even 1 MB for the table");
+        return false;
+    };
     // With more threads than one and more positions than one, each thread takes
     // positions of its own; the progress bar then counts positions, not first moves.
     let concurrent = threads > 1 && items.len() > 1;

@@ -603,22 +603,6 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
     }
 
-    /// The smallest n <= max with which `mv` wins, if any.
-    pub fn shortest_win(
-        &self,
-        pos: &Position,
-        mv: Move,
-        max: u32,
-        k: &mut Killers,
-    ) -> SearchResult<Option<u32>> {
-        for n in 1..=max {
-            if self.attack_with(pos, mv, n, k)? {
-                return Ok(Some(n));
-            }
-        }
-        Ok(None)
-    }
-
     /// Defences that refute `mv` (the attacker does not win within n after them), at
     /// most `limit` + 1 of them (enough to tell whether it is a try).
     pub fn refutations(

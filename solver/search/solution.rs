@@ -149,7 +149,8 @@ fn cash<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<[u32; 2]> {
     })
 }
 
-/// Solves `#n` for the side to move. `progress` is called after each first move.
+/// Solves `#n` for the side to move. `progress` is called as each first move is
+/// decided (a key, or refuted at the full depth).
 pub fn solve<T: Terrain>(
     game: &Game<T>,
     table: &Table,
@@ -172,13 +173,6 @@ pub fn solve<T: Terrain>(
     searcher.split_defences = roots.len() < 4 * opts.threads.max(1);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = roots.len();
-
-    let one_root = |mv: Move, k: &mut Killers| {
-        let r = searcher.shortest_win(pos, mv, n, k);
-        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        progress(d, total);
-        (mv, r)
-    };
     // A #1 or #2 is solved in well under a millisecond: waking threads costs more.
     // The threads the search really uses (reported with the solution).
     let threads = if n >= PARALLEL_MIN_MOVES {
@@ -186,30 +180,70 @@ pub fn solve<T: Terrain>(
     } else {
         1
     };
-    let results: Vec<(Move, SearchResult<Option<u32>>)> = if threads > 1 {
-        pool.install(|| {
-            roots
-                .par_iter()
-                .map(|&mv| {
-                    // Each worker keeps its refutation memory from one first move to the
-                    // next, as a single thread does.
-                    THREAD_KILLERS.with(|k| one_root(mv, &mut k.borrow_mut()))
-                })
-                .collect()
-        })
-    } else {
-        let mut k = Killers::default();
-        roots.iter().map(|&mv| one_root(mv, &mut k)).collect()
-    };
+
+    // Every first move is tried at depth 1, then those left at depth 2, and so on up to
+    // `SHALLOW_ROUNDS`; then each first move left goes on alone up to n. The work is
+    // that of finding each move's shortest win on its own, and a time limit or Ctrl-C
+    // finds every short win already proved (a mate in one or two is never left
+    // undecided behind a long search of another first move).
+    // Per first move: `Some(Some(w))` wins in w, `Some(None)` refuted, `None` open.
+    let mut decided: Vec<Option<Option<u32>>> = vec![None; total];
+    let mut pending: Vec<usize> = (0..total).collect();
+    let mut stopped = false;
+    let mut k = Killers::default();
+    let mut from = 1;
+    while from <= n && !stopped {
+        let to = if from <= SHALLOW_ROUNDS { from } else { n };
+        let one_root = |i: usize, k: &mut Killers| {
+            let mut r = Ok(None);
+            for depth in from..=to {
+                r = searcher
+                    .attack_with(pos, roots[i], depth, k)
+                    .map(|won| won.then_some(depth));
+                if !matches!(r, Ok(None)) {
+                    break;
+                }
+            }
+            if matches!(r, Ok(Some(_))) || (to == n && r.is_ok()) {
+                let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(d, total);
+            }
+            (i, r)
+        };
+        let results: Vec<(usize, SearchResult<Option<u32>>)> = if threads > 1 {
+            pool.install(|| {
+                pending
+                    .par_iter()
+                    .map(|&i| {
+                        // Each worker keeps its refutation memory from one first move
+                        // to the next, as a single thread does.
+                        THREAD_KILLERS.with(|k| one_root(i, &mut k.borrow_mut()))
+                    })
+                    .collect()
+            })
+        } else {
+            pending.iter().map(|&i| one_root(i, &mut k)).collect()
+        };
+        pending.clear();
+        for (i, r) in results {
+            match r {
+                Ok(Some(w)) => decided[i] = Some(Some(w)),
+                Ok(None) if to == n => decided[i] = Some(None),
+                Ok(None) => pending.push(i),
+                Err(_) => stopped = true,
+            }
+        }
+        from = to + 1;
+    }
 
     let mut keys = Vec::new();
-    let mut unresolved = Vec::new();
     let mut failed = Vec::new();
-    for (mv, r) in results {
-        match r {
-            Ok(Some(w)) => keys.push((mv, w)),
-            Ok(None) => failed.push(mv),
-            Err(_) => unresolved.push(mv),
+    let mut unresolved = Vec::new();
+    for (i, &mv) in roots.iter().enumerate() {
+        match decided[i] {
+            Some(Some(w)) => keys.push((mv, w)),
+            Some(None) => failed.push(mv),
+            None => unresolved.push(mv),
         }
     }
 
@@ -293,6 +327,9 @@ impl crate::game::AnyGame {
         crate::with_game!(self, g => solve(g, table, pos, n, opts, stop, progress))
     }
 }
+
+/// Depths at which every first move is tried before any goes deeper (see `solve`).
+const SHALLOW_ROUNDS: u32 = 2;
 
 /// Smallest stipulation solved with more than one thread.
 const PARALLEL_MIN_MOVES: u32 = 3;
@@ -416,6 +453,36 @@ mod tests {
     use super::*;
     use crate::epd::{parse_line, Line};
     use std::sync::atomic::Ordering;
+
+    /// Every first move is tried for a mate in one before any is searched deeper: a
+    /// stop as soon as one first move is decided finds the back-rank mate proved, and
+    /// the other first moves undecided.
+    #[test]
+    fn short_wins_are_proved_first() {
+        let line = "6k1/5ppp/8/8/8/8/8/R5K1 w - - dm 4;";
+        let Ok(Line::Position(rec)) = parse_line(line, 1) else {
+            panic!("{line}")
+        };
+        let p = crate::problem::from_record(*rec).unwrap();
+        let table = Table::new(4);
+        let stop = AtomicBool::new(false);
+        let stop_at_first = |_: usize, _: usize| stop.store(true, Ordering::SeqCst);
+        let opts = SolveOptions::default();
+        let cut = p
+            .game
+            .solve(&table, &p.position, 4, &opts, &stop, &stop_at_first);
+        let ra8 = p
+            .game
+            .legal_moves(&p.position)
+            .iter()
+            .copied()
+            .find(|m| m.to.to_string() == "a8");
+        assert_eq!(cut.keys, vec![(ra8.unwrap(), 1)]);
+        assert_eq!(
+            cut.unresolved.len() + 1,
+            p.game.legal_moves(&p.position).len()
+        );
+    }
 
     /// A stop that comes after every first move is decided (the progress report of the
     /// last one sets it) leaves the keys proved and the tries and tree cut short, and

@@ -53,7 +53,13 @@ const HUGE_PAGE: usize = 2 << 20;
 
 impl Table {
     /// A table of about `mb` megabytes (a power of two of 16-byte slots), zeroed.
+    /// Aborts when the memory cannot be had (see `try_new`).
     pub fn new(mb: usize) -> Table {
+        Table::try_new(mb).unwrap_or_else(|layout| handle_alloc_error(layout))
+    }
+
+    /// `new`, or the layout that could not be allocated.
+    pub fn try_new(mb: usize) -> Result<Table, Layout> {
         let bytes = mb.clamp(1, 1 << 20) * 1024 * 1024;
         let mut slots = 1024usize;
         while slots * 2 * 16 <= bytes {
@@ -64,14 +70,15 @@ impl Table {
             .expect("a valid table layout");
         // SAFETY: the memory is zeroed (by the kernel, lazily, or by the allocator), and
         // zero is a valid AtomicU64.
-        let words = unsafe { NonNull::new_unchecked(allocate_zeroed(layout) as *mut AtomicU64) };
-        Table {
+        let words = unsafe { allocate_zeroed(layout) };
+        let words = NonNull::new(words as *mut AtomicU64).ok_or(layout)?;
+        Ok(Table {
             words,
             len,
             layout,
             mask: slots - 1,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     #[inline(always)]
@@ -140,9 +147,10 @@ impl Drop for Table {
     }
 }
 
-/// Zeroed memory for the table. On Linux an anonymous mapping: the kernel zeroes pages
-/// when first touched (no up-front cost for a large table a small problem never fills),
-/// and is asked to use huge pages (fewer faults and TLB misses on random probes).
+/// Zeroed memory for the table, or null. On Linux an anonymous mapping: the kernel
+/// zeroes pages when first touched (no up-front cost for a large table a small problem
+/// never fills), and is asked to use huge pages (fewer faults and TLB misses on random
+/// probes).
 #[cfg(target_os = "linux")]
 unsafe fn allocate_zeroed(layout: Layout) -> *mut u8 {
     let ptr = libc::mmap(
@@ -154,7 +162,7 @@ unsafe fn allocate_zeroed(layout: Layout) -> *mut u8 {
         0,
     );
     if ptr == libc::MAP_FAILED {
-        handle_alloc_error(layout);
+        return std::ptr::null_mut();
     }
     // A hint only: failure leaves ordinary pages.
     libc::madvise(ptr, layout.size(), libc::MADV_HUGEPAGE);
@@ -168,11 +176,7 @@ unsafe fn free(ptr: *mut u8, layout: Layout) {
 
 #[cfg(not(target_os = "linux"))]
 unsafe fn allocate_zeroed(layout: Layout) -> *mut u8 {
-    let ptr = std::alloc::alloc_zeroed(layout);
-    if ptr.is_null() {
-        handle_alloc_error(layout);
-    }
-    ptr
+    std::alloc::alloc_zeroed(layout)
 }
 
 #[cfg(not(target_os = "linux"))]
