@@ -166,6 +166,47 @@ fn falls_first_a_falling_king_loses_unless_the_move_mates() {
     }
 }
 
+/// Falls first, "legality [is] judged in P' only" (rules.md 1.5, the option): a king
+/// that falls at the end of the move is not on the board to be attacked, so a move that
+/// leaves it in check is legal; it loses unless it mates. Mate first judges the check in
+/// P (1.5a), so there the same moves stay illegal.
+#[test]
+fn falls_first_legality_is_judged_after_the_falls() {
+    // White's king is in check from d4 and falls unless it moves: the rook moves are
+    // legal, and Re8 mates after the fall.
+    let line = "7k/6pp/8/8/3b4/8/8/K3R3 w - - trapdoor 1; timers \"a1:1\";";
+    let ff = problem(&format!("{line} trapdoor_order falls-first;"));
+    assert_eq!(legal(&ff).len(), 2 + 13);
+    assert_eq!(play(&ff, "e1e8").outcome, Some(Outcome::Mate));
+    assert_eq!(play(&ff, "e1e7").outcome, Some(Outcome::KingFell));
+    assert_eq!(solve_keys(&ff, 1), vec!["e1e8"]);
+    let mf = problem(line);
+    assert_eq!(legal(&mf), vec!["a1a2", "a1b1"]);
+    assert!(solve_keys(&mf, 1).is_empty());
+    // The defender's side of it: after 1.Re8+ Black's falling king leaves h8 attacked
+    // with 1...Rd1, which mates White after the fall, so 1.Re8 is no key.
+    let line = "7k/6pp/8/8/8/8/PP1r4/K3R3 w - - trapdoor 1; timers \"h8:1\";";
+    let ff = problem(&format!("{line} trapdoor_order falls-first;"));
+    assert!(solve_keys(&ff, 1).is_empty());
+    assert_eq!(solve_keys(&problem(line), 1), vec!["e1e8"]);
+}
+
+fn solve_keys(p: &Problem, n: u32) -> Vec<String> {
+    let table = Table::new(1);
+    let sol = p.game.solve(
+        &table,
+        &p.position,
+        n,
+        &SolveOptions::default(),
+        &AtomicBool::new(false),
+        &|_, _| {},
+    );
+    sol.keys
+        .iter()
+        .map(|(m, _)| m.coord(false).to_string())
+        .collect()
+}
+
 #[test]
 fn rule_1_6_the_defenders_king_falling_wins_without_check() {
     // Black's king is ticking with one move left and has no step: whatever Black plays,

@@ -84,7 +84,12 @@ pub fn run(args: ReplayArgs) -> bool {
         );
         pos = played.position;
         match played.outcome {
-            Some(Outcome::Mate) => println!("checkmate: the mover wins before anything falls"),
+            // Mate first: nothing falls; falls first: the mate stands after the falls,
+            // even one of the mover's own king (rules.md 1.5).
+            Some(Outcome::Mate) if played.fallen.is_empty() => {
+                println!("checkmate: the mover wins before anything falls")
+            }
+            Some(Outcome::Mate) => println!("checkmate after the falls: the mover wins"),
             Some(Outcome::KingFell) => println!("the mover's king fell: the mover loses"),
             None => {}
         }
