@@ -44,7 +44,7 @@ impl Operand {
 pub struct Operation {
     pub opcode: String,
     pub operands: Vec<Operand>,
-    /// 0-based column of the opcode in its line.
+    /// 0-based column of the opcode in its line, in characters.
     pub column: usize,
 }
 
@@ -172,11 +172,20 @@ pub enum Line {
 /// Reads one line (`line_no` is 1-based, for messages). Columns in messages count
 /// characters, as an editor does, not bytes.
 pub fn parse_line(text: &str, line_no: usize) -> Result<Line, LineError> {
-    parse_line_by_bytes(text, line_no).map_err(|mut e| {
-        let byte = e.column - 1;
-        e.column = 1 + text.char_indices().take_while(|&(i, _)| i < byte).count();
-        e
-    })
+    let chars_before = |byte: usize| text.char_indices().take_while(|&(i, _)| i < byte).count();
+    match parse_line_by_bytes(text, line_no) {
+        Ok(Line::Position(mut rec)) => {
+            for op in &mut rec.operations {
+                op.column = chars_before(op.column);
+            }
+            Ok(Line::Position(rec))
+        }
+        Ok(line) => Ok(line),
+        Err(mut e) => {
+            e.column = 1 + chars_before(e.column - 1);
+            Err(e)
+        }
+    }
 }
 
 /// `parse_line` with columns counted in bytes.
@@ -205,7 +214,12 @@ fn parse_line_by_bytes(text: &str, line_no: usize) -> Result<Line, LineError> {
     let all = fen::fields(text);
     let numeric = |i: usize| {
         all.get(i)
-            .map(|(_, t)| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b';'))
+            .map(|(_, t)| {
+                // Digits, perhaps with the first operation's `;` glued on; a lone `;`
+                // is a stray separator, not a counter.
+                t.bytes().any(|b| b.is_ascii_digit())
+                    && t.bytes().all(|b| b.is_ascii_digit() || b == b';')
+            })
             .unwrap_or(false)
     };
     let fen_count = if numeric(4) && numeric(5) { 6 } else { 4 };

@@ -288,7 +288,9 @@ impl<T: Terrain> Game<T> {
     }
 
     /// Generates into `sink` the moves legal by movement, price and check (rules.md
-    /// 2.1-2.3; FIDE without Taxi): no aftershocks, no Trapdoor conditions.
+    /// 2.1-2.3; FIDE without Taxi): no aftershocks, no Trapdoor conditions, except that
+    /// falls first a king that falls at the end of the move is not judged (see
+    /// `king_falls_unless_it_moves`).
     #[inline(always)]
     pub fn generate_base<S: MoveSink>(&self, pos: &Position, sink: &mut S) {
         if self.king_falls_unless_it_moves(pos) {
@@ -392,8 +394,9 @@ impl<T: Terrain> Game<T> {
 
     /// Adds the aftershocks the side to move may play (rules.md 3.7): a use left, a new
     /// dx in range that is not the one the opponent just left, no occupied square
-    /// vanishing, and the own king not attacked on the shifted board. (Falls under
-    /// Trapdoor are judged with the other moves in `retain_legal`.)
+    /// vanishing, and the own king not attacked on the shifted board (unless, falls
+    /// first, it falls at the end of the move). (Falls under Trapdoor are judged with
+    /// the other moves in `retain_legal`.)
     fn add_aftershocks(&self, pos: &Position, moves: &mut MoveList) {
         let us = pos.turn();
         let quake = pos.quake();
@@ -421,7 +424,7 @@ impl<T: Terrain> Game<T> {
         }
     }
 
-    /// Keeps the moves of a list of FIDE-legal moves that are legal under these rules.
+    /// Keeps the moves of a list from `generate_base` that are legal under these rules.
     #[inline]
     pub fn retain_legal(&self, pos: &Position, moves: &mut MoveList) {
         if let Some(td) = self.rules.trapdoor {
@@ -575,7 +578,8 @@ impl<T: Terrain> Game<T> {
         self.in_check(pos) && !self.has_legal_move_at(pos, depth)
     }
 
-    /// Legality of a FIDE-legal move under Trapdoor (rule 1.5 a-d, or falls first).
+    /// Legality under Trapdoor (rule 1.5 a-d, or falls first) of a move from
+    /// `generate_base`.
     /// `expiring`: the mover's pieces that fall at the end of any move that leaves them.
     fn trapdoor_legal(
         &self,

@@ -266,3 +266,14 @@ fn rule_checks_on_reading() {
         assert_eq!(err.line, 1);
     }
 }
+
+/// An operation's column counts characters, as the messages built from it do.
+#[test]
+fn operation_columns_count_characters() {
+    let text = "4k3/8/8/8/8/8/8/4K3 w - - c0 \"é\"; dm 2;";
+    let Ok(Line::Position(rec)) = parse_line(text, 1) else {
+        panic!("{text}")
+    };
+    let dm = rec.get("dm").unwrap();
+    assert_eq!(dm.column, text.chars().position(|c| c == 'd').unwrap());
+}

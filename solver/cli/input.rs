@@ -170,6 +170,7 @@ mod tests {
             "4k3/8/8/8/8/8/8/4K2R w K -",
             "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
             "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15",
+            "4k3/8/8/8/8/8/8/4K2R w K - ;",
         ] {
             let text = with_operations(line, " trapdoor \"1\";");
             let Ok(Line::Position(rec)) = epd::parse_line(&text, 1) else {

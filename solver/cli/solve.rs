@@ -567,7 +567,8 @@ fn hash_table(mb: usize) -> Option<Table> {
     loop {
         if let Ok(table) = Table::try_new(size) {
             if size < mb {
-                eprintln!("solve: --hash {mb}: cannot allocate {mb} MB, using {size} MB");
+                let got = table.megabytes();
+                eprintln!("solve: --hash {mb}: cannot allocate {mb} MB, using {got} MB");
             }
             return Some(table);
         }
@@ -713,6 +714,21 @@ fn solve_item(
         let (_, first_problem, first) = &solved[0];
         let mut v = json_report(item, first_problem, stip, first);
         v["keys"] = json!(common);
+        // What belongs to the keys follows the common ones: the first assignment's
+        // trees of those keys, the shortest of their wins there, a cook among them.
+        if let Some(trees) = v["tree"].as_object_mut() {
+            trees.retain(|key, _| common.contains(key));
+        }
+        let shortest = first
+            .keys
+            .iter()
+            .filter(|(m, _)| {
+                common.contains(&m.coord(first_problem.position.is_chess960()).to_string())
+            })
+            .map(|&(_, w)| w)
+            .min();
+        v["shortest"] = json!(shortest);
+        v["cooked"] = json!(common.len() > 1);
         v["complete"] = json!(solved.iter().all(|(_, _, sol)| sol.finished()));
         if common.is_empty() && v["status"] == "solved" {
             v["status"] = json!("no-solution");

@@ -271,7 +271,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // Filled in place: a move list is too large to move around.
             let mut candidates = MoveList::new();
             // Under Taxi a legal move need not be FIDE-legal (it may leave the own king
-            // to an attack the opponent cannot pay for): the game's generator.
+            // to an attack the opponent cannot pay for), nor falls first (the own king
+            // may fall and not be judged): the game's generator.
             self.game.generate_base(
                 pos,
                 &mut CheckCandidates {

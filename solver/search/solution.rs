@@ -181,19 +181,22 @@ pub fn solve<T: Terrain>(
         1
     };
 
-    // Every first move is tried at depth 1, then those left at depth 2, and so on up to
-    // `SHALLOW_ROUNDS`; then each first move left goes on alone up to n. The work is
-    // that of finding each move's shortest win on its own, and a time limit or Ctrl-C
-    // finds every short win already proved (a mate in one or two is never left
-    // undecided behind a long search of another first move).
+    // Every first move is tried at depth 1, then those left at depth 2, up to
+    // `SHALLOW_ROUNDS` and at most n - 2; then each first move left goes on alone up to
+    // n. The work is that of finding each move's shortest win on its own, and a time
+    // limit or Ctrl-C finds every short win already proved (in a #4 or longer, a mate in
+    // one or two is never left undecided behind a long search of another first move).
     // Per first move: `Some(Some(w))` wins in w, `Some(None)` refuted, `None` open.
     let mut decided: Vec<Option<Option<u32>>> = vec![None; total];
     let mut pending: Vec<usize> = (0..total).collect();
     let mut stopped = false;
     let mut k = Killers::default();
+    // The shallow rounds are cheap next to the last: they run on this thread alone,
+    // which saves a fork and join of the threads per round.
+    let shallow = SHALLOW_ROUNDS.min(n.saturating_sub(2));
     let mut from = 1;
     while from <= n && !stopped {
-        let to = if from <= SHALLOW_ROUNDS { from } else { n };
+        let to = if from <= shallow { from } else { n };
         let one_root = |i: usize, k: &mut Killers| {
             let mut r = Ok(None);
             for depth in from..=to {
@@ -210,14 +213,19 @@ pub fn solve<T: Terrain>(
             }
             (i, r)
         };
-        let results: Vec<(usize, SearchResult<Option<u32>>)> = if threads > 1 {
+        let results: Vec<(usize, SearchResult<Option<u32>>)> = if threads > 1 && to == n {
             pool.install(|| {
                 pending
                     .par_iter()
                     .map(|&i| {
                         // Each worker keeps its refutation memory from one first move
-                        // to the next, as a single thread does.
-                        THREAD_KILLERS.with(|k| one_root(i, &mut k.borrow_mut()))
+                        // to the next, as a single thread does. Taken out of the cell,
+                        // not borrowed: a worker waiting inside this search may steal
+                        // another first move (or problem) and take the cell's memory.
+                        let mut k = THREAD_KILLERS.with(|c| c.take());
+                        let r = one_root(i, &mut k);
+                        THREAD_KILLERS.with(|c| c.replace(k));
+                        r
                     })
                     .collect()
             })

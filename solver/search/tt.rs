@@ -87,6 +87,11 @@ impl Table {
         unsafe { std::slice::from_raw_parts(self.words.as_ptr(), self.len) }
     }
 
+    /// The table's size in megabytes (the power of two `new` rounded down to).
+    pub fn megabytes(&self) -> usize {
+        self.len * 8 / (1024 * 1024)
+    }
+
     /// A salt for a new search: keys salted with it never match entries of earlier
     /// searches (another problem's rules), so the table is reused without clearing.
     pub fn new_search(&self) -> u64 {
