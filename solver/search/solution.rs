@@ -182,10 +182,12 @@ pub fn solve<T: Terrain>(
     };
 
     // Every first move is tried at depth 1, then those left at depth 2, up to
-    // `SHALLOW_ROUNDS` and at most n - 2; then each first move left goes on alone up to
+    // `SHALLOW_ROUNDS` and at most n - 3; then each first move left goes on alone up to
     // n. The work is that of finding each move's shortest win on its own, and a time
-    // limit or Ctrl-C finds every short win already proved (in a #4 or longer, a mate in
-    // one or two is never left undecided behind a long search of another first move).
+    // limit or Ctrl-C finds every short win already proved (a mate in one, in a #4 or
+    // longer, or in two, in a #5 or longer, is never left undecided behind a long
+    // search of another first move). Shorter problems are solved in milliseconds, where
+    // a round on one thread would cost a good part of the second thread's gain.
     // Per first move: `Some(Some(w))` wins in w, `Some(None)` refuted, `None` open.
     let mut decided: Vec<Option<Option<u32>>> = vec![None; total];
     let mut pending: Vec<usize> = (0..total).collect();
@@ -193,7 +195,7 @@ pub fn solve<T: Terrain>(
     let mut k = Killers::default();
     // The shallow rounds are cheap next to the last: they run on this thread alone,
     // which saves a fork and join of the threads per round.
-    let shallow = SHALLOW_ROUNDS.min(n.saturating_sub(2));
+    let shallow = SHALLOW_ROUNDS.min(n.saturating_sub(3));
     let mut from = 1;
     while from <= n && !stopped {
         let to = if from <= shallow { from } else { n };
