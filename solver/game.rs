@@ -1145,9 +1145,10 @@ mod tests {
     /// the Trapdoor is legal unless, played with its falls, it leaves the mover's king in
     /// check (a move that mates first, or whose own king falls, ends the game and is
     /// legal); falls first, legality is judged in P' only, so any move by its movement
-    /// alone that lets the mover's king fall is legal too. On random games where pieces tick and fall, so that the shortcuts of the
-    /// fall guard (which moves need the full test) are all exercised; and wherever
-    /// `has_plain_king_step` finds a king step, the list has one.
+    /// alone that lets the mover's king fall is legal too. On random games where pieces
+    /// tick and fall, so that the shortcuts of the fall guard (which moves need the full
+    /// test) are all exercised; and wherever `has_plain_king_step` finds a king step, the
+    /// list has one.
     #[test]
     fn trapdoor_legality_equals_playing_every_move() {
         let mut rng = crate::test_rng::Rng(0x5DEE_CE66_D1CE_4E5B);

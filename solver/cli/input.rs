@@ -31,19 +31,21 @@ impl Item {
     /// reader's own messages are.
     pub fn located(&self, column0: usize, message: &str) -> String {
         let column = column0 + 1;
-        match self.source.rsplit_once(':') {
-            Some((file, line)) if !file.is_empty() => {
-                format!("{file}: line {line}, column {column}: {message}")
-            }
-            _ => format!("{}: column {column}: {message}", self.source),
+        match self.file_and_line() {
+            Some((file, line)) => format!("{file}: line {line}, column {column}: {message}"),
+            None => format!("{}: column {column}: {message}", self.source),
         }
     }
 
     fn file_part(&self) -> &str {
-        match self.source.rsplit_once(':') {
-            Some((file, _)) if !file.is_empty() => file,
-            _ => &self.source,
-        }
+        self.file_and_line().map_or(&self.source, |(file, _)| file)
+    }
+
+    /// `FILE` and `LINE` of a `FILE:LINE` source (none for `--fen`).
+    fn file_and_line(&self) -> Option<(&str, &str)> {
+        self.source
+            .rsplit_once(':')
+            .filter(|(file, _)| !file.is_empty())
     }
 }
 

@@ -28,16 +28,16 @@ pub fn run(args: ShowArgs) -> bool {
     let mut ok = true;
     for item in items {
         let problem = item.problem();
+        // A line of a game not played yet is still written back, as read; any other
+        // line that cannot be played is only reported.
         let rec = match (&item.record, &problem) {
-            (Ok(rec), Ok(_)) => rec,
-            // A line of a game not played yet is still written back, as read.
             (Ok(rec), Err(_)) if unsupported(rec).is_some() => rec,
-            (_, Err(e)) => {
+            (Ok(rec), Ok(_)) => rec,
+            (_, Err(e)) | (Err(e), _) => {
                 eprintln!("{e}");
                 ok = false;
                 continue;
             }
-            (Err(e), Ok(_)) => unreachable!("a problem from a line not read: {e}"),
         };
         let id = rec.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
         println!("{}{id}", item.source);

@@ -90,24 +90,15 @@ fn install_interrupt_handler() {
 }
 
 fn stipulation(problem: &Problem, args: &SolveArgs) -> Result<Stipulation, String> {
-    if let Some(d) = args.depth {
-        return Stipulation::parse(&format!("#{d}")).ok_or_else(|| {
-            format!(
-                "--depth {d} is outside 1..={}",
-                fairysolve::problem::MAX_MOVES
-            )
-        });
-    }
-    if let Some(s) = problem.stipulation {
-        return Ok(s);
-    }
-    if let Some(s) = args.stip {
-        return Ok(s);
-    }
-    Err(
-        "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
-            .into(),
-    )
+    // `--depth` is in range: clap checked it.
+    args.depth
+        .map(|moves| Stipulation { moves })
+        .or(problem.stipulation)
+        .or(args.stip)
+        .ok_or_else(|| {
+            "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
+                .into()
+        })
 }
 
 fn tree_json(node: &AttackNode, chess960: bool) -> Value {
