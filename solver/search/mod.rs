@@ -348,6 +348,12 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         } else {
             self.game.legal_moves_into(pos, &mut moves);
         }
+        // The move that last won here (after a sibling defence) likely wins again: first.
+        if let Some(km) = k.attack[1] {
+            if let Some(i) = moves.iter().position(|&m| m == km) {
+                moves.as_mut_slice().swap(0, i);
+            }
+        }
         for &mv in moves.iter() {
             if flights.kept_by(geo, pos, mv) {
                 continue;
