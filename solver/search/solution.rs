@@ -149,6 +149,17 @@ fn cash<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<[u32; 2]> {
     })
 }
 
+/// What the root rounds of `solve` know of a first move.
+#[derive(Copy, Clone)]
+enum Verdict {
+    /// Not decided yet: no win found at the depths tried so far.
+    Open,
+    /// No win within the full depth.
+    Refuted,
+    /// Wins in this many moves (the fewest).
+    WinsIn(u32),
+}
+
 /// Solves `#n` for the side to move. `progress` is called as each first move is
 /// decided (a key, or refuted at the full depth).
 pub fn solve<T: Terrain>(
@@ -188,8 +199,7 @@ pub fn solve<T: Terrain>(
     // longer, or in two, in a #5 or longer, is never left undecided behind a long
     // search of another first move). Shorter problems are solved in milliseconds, where
     // a round on one thread would cost a good part of the second thread's gain.
-    // Per first move: `Some(Some(w))` wins in w, `Some(None)` refuted, `None` open.
-    let mut decided: Vec<Option<Option<u32>>> = vec![None; total];
+    let mut verdicts = vec![Verdict::Open; total];
     let mut pending: Vec<usize> = (0..total).collect();
     let mut stopped = false;
     let mut k = Killers::default();
@@ -237,8 +247,8 @@ pub fn solve<T: Terrain>(
         pending.clear();
         for (i, r) in results {
             match r {
-                Ok(Some(w)) => decided[i] = Some(Some(w)),
-                Ok(None) if to == n => decided[i] = Some(None),
+                Ok(Some(w)) => verdicts[i] = Verdict::WinsIn(w),
+                Ok(None) if to == n => verdicts[i] = Verdict::Refuted,
                 Ok(None) => pending.push(i),
                 Err(_) => stopped = true,
             }
@@ -250,10 +260,10 @@ pub fn solve<T: Terrain>(
     let mut failed = Vec::new();
     let mut unresolved = Vec::new();
     for (i, &mv) in roots.iter().enumerate() {
-        match decided[i] {
-            Some(Some(w)) => keys.push((mv, w)),
-            Some(None) => failed.push(mv),
-            None => unresolved.push(mv),
+        match verdicts[i] {
+            Verdict::WinsIn(w) => keys.push((mv, w)),
+            Verdict::Refuted => failed.push(mv),
+            Verdict::Open => unresolved.push(mv),
         }
     }
 
