@@ -18,7 +18,7 @@ use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::Role;
-use order::{CheckCandidates, CheckInfo, FlightTakers, Flights};
+use order::{CheckCandidates, CheckInfo, FlightCover, FlightTakers, Flights};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -268,6 +268,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // behind a falling piece: generate just those.
             let info = CheckInfo::new(geo, pos);
             let taxi = self.game.rules.taxi.as_ref();
+            // A mate leaves no flight free: the pieces' moves are cut to those that may
+            // take every one, the pawns' are judged one by one below.
+            let flights = self.flights(pos);
+            let cover = flights
+                .free
+                .is_nonempty()
+                .then(|| FlightCover::new(geo, pos, &flights));
             // Filled in place: a move list is too large to move around.
             let mut candidates = MoveList::new();
             // Under Taxi a legal move need not be FIDE-legal (it may leave the own king
@@ -280,6 +287,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     info: &info,
                     out: &mut candidates,
                     behind_falls: [rook_extra, bishop_extra],
+                    flights: cover,
                 },
             );
             if !fide {
@@ -287,13 +295,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
-            let flights = if candidates.len() > 1 {
-                self.flights(pos)
-            } else {
-                Flights::default()
-            };
             let mates = |mv: Move| {
-                if flights.kept_by(geo, pos, mv) {
+                if mv.role == Role::Pawn && flights.kept_by(geo, pos, mv) {
                     return false;
                 }
                 if let Some(taxi) = taxi_only {

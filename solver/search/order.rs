@@ -189,12 +189,15 @@ pub fn sort_defences(moves: &mut MoveList, hint: u16, killer: Option<Move>) {
 /// Collects the moves that may give check: exact for ordinary moves, and every
 /// promotion and special move (the caller verifies those on the board). Also the
 /// moves of a rook-like (first) or bishop-like (second) piece to `behind_falls`.
+/// With `flights`, a piece's moves only where they may also take every free flight
+/// (pawn moves are all kept).
 pub struct CheckCandidates<'a, G: Geometry> {
     pub geo: &'a G,
     pub info: &'a CheckInfo,
     pub out: &'a mut MoveList,
     /// Squares from which a rider gives check once falling men have gone (Trapdoor).
     pub behind_falls: [Bitboard; 2],
+    pub flights: Option<FlightCover<'a, G>>,
 }
 
 impl<G: Geometry> CheckCandidates<'_, G> {
@@ -222,7 +225,12 @@ impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
             Role::Queen => straight | diagonal,
             _ => Bitboard::EMPTY,
         };
-        let t = self.checking_targets(role, from, targets) | (targets & behind);
+        let mut t = self.checking_targets(role, from, targets) | (targets & behind);
+        if let Some(cover) = &self.flights {
+            if t.is_nonempty() {
+                t = cover.wanted(role, from, t);
+            }
+        }
         self.out.piece(role, from, t);
     }
     #[inline(always)]
@@ -259,14 +267,15 @@ impl Flights {
     }
 }
 
-/// The moves of the side to move that may leave the defender's king no free flight: a
-/// superset of the moves for which `keeps_a_flight` is false, found a piece at a time
-/// instead of a move at a time. A flight that no other rider of ours covers, even with
-/// the mover's square empty, must be covered by the mover from its arrival square;
-/// rides are reversible, so those arrival squares are the mover's attacks from the
-/// flight. (No piece lands on a flight: it would cover it now. Pawns, which push, and
-/// special moves are all kept.)
-pub struct FlightTakers<'a, G: Geometry> {
+/// Which arrival squares of a man of the side to move may leave the defender's king no
+/// free flight: a superset of those for which `keeps_a_flight` is false, found a piece
+/// at a time instead of a move at a time. A flight that no other rider of ours covers,
+/// even with the mover's square empty, must be covered by the mover from its arrival
+/// square; rides are reversible, so those arrival squares are the mover's attacks from
+/// the flight. (No piece lands on a flight: it would cover it now. Pawns push, so they
+/// are left to `keeps_a_flight`.)
+#[derive(Copy, Clone)]
+pub struct FlightCover<'a, G: Geometry> {
     geo: &'a G,
     us: Color,
     flights: Bitboard,
@@ -275,39 +284,30 @@ pub struct FlightTakers<'a, G: Geometry> {
     open: Bitboard,
     straight: Bitboard,
     diagonal: Bitboard,
-    out: &'a mut MoveList,
 }
 
-impl<'a, G: Geometry> FlightTakers<'a, G> {
-    pub fn new(
-        geo: &'a G,
-        pos: &Position,
-        flights: &Flights,
-        out: &'a mut MoveList,
-    ) -> FlightTakers<'a, G> {
+impl<'a, G: Geometry> FlightCover<'a, G> {
+    pub fn new(geo: &'a G, pos: &Position, flights: &Flights) -> FlightCover<'a, G> {
         let board = pos.board();
         let us = pos.turn();
         let ours = board.by_color(us);
         let king = board
             .king(!us)
             .map_or(Bitboard::EMPTY, Bitboard::from_square);
-        FlightTakers {
+        FlightCover {
             geo,
             us,
             flights: flights.free,
             open: board.occupied() - flights.vanishing - king,
             straight: board.rooks_and_queens() & ours,
             diagonal: board.bishops_and_queens() & ours,
-            out,
         }
     }
-}
 
-impl<G: Geometry> FlightTakers<'_, G> {
     /// Of the `targets` of the man of `role` on `from`, those from which it may take
     /// every flight that no other rider covers.
     #[inline(always)]
-    fn wanted(&self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
+    pub fn wanted(&self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
         let geo = self.geo;
         // Leaving `from` can only open lines; landing on the target can only close them.
         let open = self.open.without(from);
@@ -318,21 +318,45 @@ impl<G: Geometry> FlightTakers<'_, G> {
                 || (geo.bishop_attacks(f, open) & diagonal).is_nonempty();
             if !covered {
                 wanted &= piece_attacks(geo, role, !self.us, f, open);
+                if wanted.is_empty() {
+                    break;
+                }
             }
         }
         wanted
     }
 }
 
+/// The moves of the side to move that may leave the defender's king no free flight
+/// (`FlightCover`; pawn and special moves are all kept).
+pub struct FlightTakers<'a, G: Geometry> {
+    cover: FlightCover<'a, G>,
+    out: &'a mut MoveList,
+}
+
+impl<'a, G: Geometry> FlightTakers<'a, G> {
+    pub fn new(
+        geo: &'a G,
+        pos: &Position,
+        flights: &Flights,
+        out: &'a mut MoveList,
+    ) -> FlightTakers<'a, G> {
+        FlightTakers {
+            cover: FlightCover::new(geo, pos, flights),
+            out,
+        }
+    }
+}
+
 impl<G: Geometry> MoveSink for FlightTakers<'_, G> {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        let wanted = self.wanted(role, from, targets);
+        let wanted = self.cover.wanted(role, from, targets);
         self.out.piece(role, from, wanted);
     }
     #[inline(always)]
     fn king_steps_wanted(&self, king: Square) -> Bitboard {
-        self.wanted(Role::King, king, Bitboard::FULL)
+        self.cover.wanted(Role::King, king, Bitboard::FULL)
     }
     #[inline(always)]
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
@@ -437,6 +461,7 @@ mod tests {
                     info: &info,
                     out: &mut candidates,
                     behind_falls: [Bitboard::EMPTY; 2],
+                    flights: None,
                 },
             );
             for &mv in moves.iter() {
@@ -459,6 +484,58 @@ mod tests {
             }
         });
         assert!(checks > 2_000 && quiet > 20_000, "{checks} {quiet}");
+    }
+
+    /// With `flights`, `CheckCandidates` still keeps every move that mates (the
+    /// attacker's last move relies on it), and leaves out many checks that leave the
+    /// king a flight.
+    #[test]
+    fn check_candidates_with_flights_keep_every_mate() {
+        let (mut mates, mut dropped) = (0, 0);
+        let mut check = |pos: &Position, moves: &MoveList| {
+            let geo = &Standard;
+            let info = CheckInfo::new(geo, pos);
+            let flights = Flights {
+                free: free_flights(geo, pos),
+                vanishing: Bitboard::EMPTY,
+            };
+            let mut candidates = MoveList::new();
+            crate::movegen::generate(
+                geo,
+                pos,
+                &mut CheckCandidates {
+                    geo,
+                    info: &info,
+                    out: &mut candidates,
+                    behind_falls: [Bitboard::EMPTY; 2],
+                    flights: flights
+                        .free
+                        .is_nonempty()
+                        .then(|| FlightCover::new(geo, pos, &flights)),
+                },
+            );
+            for &mv in moves.iter() {
+                let mut after = *pos;
+                after.play_board(geo, mv);
+                let mate = crate::movegen::king_attacked(geo, &after, after.turn())
+                    && !crate::movegen::has_legal_move(geo, &after);
+                if mate {
+                    mates += 1;
+                    let fen = crate::fen::write_fen(pos);
+                    assert!(candidates.contains(&mv), "{mv:?} in {fen}");
+                } else if info.gives_check(geo, pos, mv) && !candidates.contains(&mv) {
+                    dropped += 1;
+                }
+            }
+        };
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/R2Q2K1 w - - 0 1",
+            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+        ];
+        random_positions(0x1F83_D9AB_FB41_BD6B, &starts, 80, 60, &mut check);
+        random_placements(0x5BE0_CD19_137E_2179, 20_000, "QRRBNNPPrnbp", &mut check);
+        assert!(mates > 4_000 && dropped > 50_000, "{mates} {dropped}");
     }
 
     /// Checks `FlightTakers` against `keeps_a_flight` in `pos` with a random set of its
