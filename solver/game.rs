@@ -691,10 +691,38 @@ impl<T: Terrain> Game<T> {
             None => {
                 let next = &played.position;
                 self.in_check(next)
-                    && defence.is_none_or(|d| self.is_legal_quick(next, d) != Some(true))
+                    && defence.is_none_or(|d| {
+                        !self.survives_falls(next, d, played.fallen)
+                            && self.is_legal_quick(next, d) != Some(true)
+                    })
                     && !self.has_legal_move(next)
             }
         }
+    }
+
+    /// Whether `defence`, legal before the opponent's men on `fallen` fell (mate first,
+    /// rule 1.5b-c), is surely still legal in `after`: the falls only take attackers away
+    /// and open lines through their squares, so a defence that does not land on one of
+    /// those squares, with the king (where the defence leaves it) on no line through
+    /// them, is judged as before. Castling, en passant, Taxi prices and shifting boards
+    /// are left to the full test.
+    fn survives_falls(&self, after: &Position, defence: Move, fallen: Bitboard) -> bool {
+        if self.rules.taxi.is_some()
+            || self.terrain.shifts()
+            || !matches!(defence.kind, MoveKind::Normal | MoveKind::DoublePush)
+            || fallen.contains(defence.to)
+        {
+            return false;
+        }
+        let Some(king) = after.board().king(after.turn()) else {
+            return false;
+        };
+        let king = if defence.role == Role::King {
+            defence.to
+        } else {
+            king
+        };
+        (self.geo(after).queen_attacks(king, Bitboard::EMPTY) & fallen).is_empty()
     }
 
     /// `play` on a Trapdoor board: arrival, countdown, falls and their order.
