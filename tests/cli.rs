@@ -479,3 +479,68 @@ fn show_writes_the_line_back() {
     }
     assert!(text(&out.stderr).contains("line 3, column 27: underworld: not supported yet"));
 }
+
+/// `bench` on a small suite beside a stand-in peer: the suite is solved several times
+/// over in each timed run (`2xN` lines), the peer's time is set against ours, and its
+/// key sets are compared: equal, exit 0; different, a message naming the suite and
+/// exit 1.
+#[cfg(unix)]
+#[test]
+fn bench_compares_key_sets_with_a_peer() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("fairysolve-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let suite = dir.join("suite.epd");
+    let lines: Vec<&str> = include_str!("../positions/orthodox/twomovers.epd")
+        .lines()
+        .filter(|l| l.contains("orthodox-2mover-01") || l.contains("orthodox-2mover-02"))
+        .collect();
+    std::fs::write(&suite, lines.join("\n")).unwrap();
+    let peer = |name: &str, keys_01: &str| {
+        let path = dir.join(name);
+        let script = format!(
+            "#!/bin/sh\ncase \"$1\" in\n  *2mover-01*) echo \"keys: {keys_01} time: 0.25\" ;;\n  \
+             *) echo \"keys: d4f5 time: 0.25\" ;;\nesac\n"
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let (right, wrong) = (peer("right.sh", "f3e5"), peer("wrong.sh", "a1a2"));
+    let suite = suite.to_string_lossy().into_owned();
+    let bench = |peer: &str| {
+        run(&[
+            "bench",
+            "--no-perft",
+            "--no-retro",
+            "--threads",
+            "2",
+            "--peer",
+            peer,
+            &suite,
+        ])
+    };
+    let out = bench(&right);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with(&suite))
+        .unwrap_or_else(|| panic!("no row for the suite in {stdout}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert!(cells[1].starts_with("2x"), "{row}");
+    // The peer reported 0.25 s a line: 500 ms in all, thousands of times ours.
+    assert_eq!(cells[cells.len() - 2], "500ms", "{row}");
+    assert!(cells[cells.len() - 1].ends_with('x'), "{row}");
+
+    let out = bench(&wrong);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "{suite}: the peer's key sets differ on 1 positions"
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
