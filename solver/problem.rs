@@ -185,6 +185,15 @@ pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     read(rec, Checks::Play)
 }
 
+/// The problem of one position line, for tests; panics on a line that is not one.
+#[cfg(test)]
+pub(crate) fn from_line(line: &str) -> Problem {
+    match crate::epd::parse_line(line, 1) {
+        Ok(crate::epd::Line::Position(rec)) => from_record(*rec).expect(line),
+        _ => panic!("not a position line: {line}"),
+    }
+}
+
 /// Interprets a record for retro-analysis: a diagram that cannot be played from (a pawn
 /// on its first rank, the side not to move in check) is still read.
 pub fn from_record_for_retro(rec: Record) -> Result<Problem, LineError> {

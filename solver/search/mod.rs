@@ -651,14 +651,10 @@ fn defender_king_may_fall(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::epd::{parse_line, Line};
     use crate::game::AnyGame;
 
     fn game_and_position(line: &str) -> (Game<crate::geometry::Standard>, Position) {
-        let Ok(Line::Position(rec)) = parse_line(line, 1) else {
-            panic!("{line}")
-        };
-        let p = crate::problem::from_record(*rec).unwrap();
+        let p = crate::problem::from_line(line);
         match p.game {
             AnyGame::Standard(g) => (g, p.position),
             _ => panic!("standard board expected"),

@@ -471,7 +471,6 @@ fn tree_node<T: Terrain>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::epd::{parse_line, Line};
     use std::sync::atomic::Ordering;
 
     /// Every first move is tried for a mate in one before any is searched deeper: a
@@ -480,10 +479,7 @@ mod tests {
     #[test]
     fn short_wins_are_proved_first() {
         let line = "6k1/5ppp/8/8/8/8/8/R5K1 w - - dm 4;";
-        let Ok(Line::Position(rec)) = parse_line(line, 1) else {
-            panic!("{line}")
-        };
-        let p = crate::problem::from_record(*rec).unwrap();
+        let p = crate::problem::from_line(line);
         let table = Table::new(4);
         let stop = AtomicBool::new(false);
         let stop_at_first = |_: usize, _: usize| stop.store(true, Ordering::SeqCst);
@@ -510,10 +506,7 @@ mod tests {
     #[test]
     fn a_stop_after_the_keys_cuts_the_rest_short() {
         let line = "1b3q1n/2pb2r1/4P3/r3pp2/3PP2p/P1NkPNP1/Q2B4/R3K2R w KQ - dm 3;";
-        let Ok(Line::Position(rec)) = parse_line(line, 1) else {
-            panic!("{line}")
-        };
-        let p = crate::problem::from_record(*rec).unwrap();
+        let p = crate::problem::from_line(line);
         let table = Table::new(4);
         let opts = SolveOptions {
             tries: true,
