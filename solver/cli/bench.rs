@@ -416,9 +416,10 @@ pub fn run(args: BenchArgs) -> bool {
                 .clamp(1.0, SUITE_MAX_PASSES as f64) as usize
         };
         let first = one_pass(configs[0]);
-        let orthodox = match first > 10 * SUITE_MIN_RUN {
-            true => first,
-            false => one_pass(configs[0]),
+        let orthodox = if first > 10 * SUITE_MIN_RUN {
+            first
+        } else {
+            one_pass(configs[0])
         };
         let passes_of = match passes_in(orthodox) {
             1 => [1; 5],
