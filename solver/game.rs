@@ -100,6 +100,16 @@ struct FallGuard {
 }
 
 impl FallGuard {
+    /// A guard that sends every move to `Game::trapdoor_legal`: for the few moves a
+    /// search for one legal move judges, cheaper than working out which need it.
+    fn every_move(expiring: Bitboard) -> FallGuard {
+        FallGuard {
+            expiring,
+            every_move: true,
+            ..FallGuard::default()
+        }
+    }
+
     /// Whether the falls after `mv` may expose the mover's king, so that the move needs
     /// the full test. En passant removes a second piece, castling moves two, an
     /// aftershock moves the board: those are always tried.
@@ -384,8 +394,8 @@ impl<T: Terrain> Game<T> {
             return Some(false);
         }
         if let Some(td) = self.rules.trapdoor {
-            let guard = self.fall_guard(pos);
-            if !guard.clears_all && !self.trapdoor_legal(&td, pos, mv, &guard, 0) {
+            let guard = FallGuard::every_move(Trapdoor::expiring(pos, pos.turn(), Bitboard::EMPTY));
+            if !self.trapdoor_legal(&td, pos, mv, &guard, 0) {
                 return Some(false);
             }
         }
@@ -510,12 +520,12 @@ impl<T: Terrain> Game<T> {
         if !self.terrain.shifts() {
             if let Some(td) = self.rules.trapdoor {
                 // Stop at the first move that passes the Trapdoor's own test (none is
-                // needed when the fall guard clears every move).
-                let guard = self.fall_guard(pos);
-                if !guard.clears_all {
-                    let mut first = FirstLegal::new(|mv| {
-                        !guard.may_expose(mv) || self.trapdoor_legal(&td, pos, mv, &guard, depth)
-                    });
+                // needed when nothing of the mover falls).
+                let expiring = Trapdoor::expiring(pos, pos.turn(), Bitboard::EMPTY);
+                if expiring.is_nonempty() {
+                    let guard = FallGuard::every_move(expiring);
+                    let mut first =
+                        FirstLegal::new(|mv| self.trapdoor_legal(&td, pos, mv, &guard, depth));
                     self.generate_base(pos, &mut first);
                     return first.found;
                 }
@@ -604,6 +614,9 @@ impl<T: Terrain> Game<T> {
         if !guard.may_expose(mv) {
             return true;
         }
+        if self.exposed_by_falls(pos, mv, expiring) == Some(false) {
+            return true;
+        }
         // A fall can only expose the king by opening a line to it: with no falling piece
         // on a line from the king's square (after the move), nothing is exposed. (A king
         // that falls itself makes a legal, losing move.)
@@ -640,6 +653,41 @@ impl<T: Terrain> Game<T> {
         td.order == FallOrder::MateFirst
             && depth < MAX_MATE_RECURSION
             && self.is_checkmated_at(&before_falls, depth + 1)
+    }
+
+    /// Whether the falls of the mover's men on `falling` (not the moving man) leave its
+    /// king attacked after `mv`, a move legal by movement and check, read off the board
+    /// without playing it (rule 1.5d): falls only open lines, so the king is exposed
+    /// exactly when an enemy rider reaches it across the squares the move and the falls
+    /// leave empty. A king that falls is not exposed (its move is legal and loses,
+    /// rule 1.5c). `None` when it cannot be read so: castling and en passant move or
+    /// take a second man, an aftershock moves the board, and under Taxi an attack may
+    /// not count.
+    #[inline(always)]
+    fn exposed_by_falls(&self, pos: &Position, mv: Move, falling: Bitboard) -> Option<bool> {
+        if self.rules.taxi.is_some()
+            || self.terrain.shifts()
+            || !matches!(
+                mv.kind,
+                MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
+            )
+        {
+            return None;
+        }
+        let board = pos.board();
+        let king = match mv.role {
+            Role::King => mv.to,
+            _ => board.king(pos.turn())?,
+        };
+        if falling.contains(king) {
+            return Some(false);
+        }
+        let geo = self.geo(pos);
+        let occupied = (board.occupied() - falling).without(mv.from).with(mv.to);
+        let them = board.by_color(!pos.turn()).without(mv.to);
+        let riders = (geo.rook_attacks(king, occupied) & board.rooks_and_queens())
+            | (geo.bishop_attacks(king, occupied) & board.bishops_and_queens());
+        Some((riders & them).is_nonempty())
     }
 
     /// Plays a legal move with every event that follows it.
