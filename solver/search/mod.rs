@@ -310,7 +310,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                         && !self.game.has_legal_move(&next);
                 }
                 if !fide {
-                    return self.game.mates(pos, mv);
+                    // Under Taxi a step must be paid for: only the full test.
+                    let escapes =
+                        taxi.is_none() && order::king_escapes(geo, pos, mv, flights.vanishing);
+                    return !escapes && self.game.mates(pos, mv);
                 }
                 let mut next = *pos;
                 next.play_fide(geo, mv);
@@ -357,8 +360,13 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 moves.as_mut_slice().swap(0, i);
             }
         }
+        // Trapdoor alone on a board that stays put: a king with a step safe before and
+        // after the falls is neither mated nor falls.
+        let escapes = self.game.rules.taxi.is_none() && !self.game.terrain.shifts();
         for &mv in moves.iter() {
-            if flights.kept_by(geo, pos, mv) {
+            if flights.kept_by(geo, pos, mv)
+                || escapes && order::king_escapes(geo, pos, mv, flights.vanishing)
+            {
                 continue;
             }
             let played = self.game.play(pos, mv);

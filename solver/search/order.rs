@@ -1,14 +1,14 @@
 //! Move ordering for the solver and the cheap check test of the attacker's last move.
 //! Ordering only changes how soon a proof is found, never what is proved.
 
-use crate::attacks::{piece_attacks, unattacked_king_steps};
+use crate::attacks::{attacked_within, piece_attacks, unattacked_king_steps};
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Geometry, Terrain};
 use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Role, Square};
+use crate::types::{Color, Piece, Role, Square};
 
 /// A move packed into 16 bits for the transposition table's hint (never 0 for a move,
 /// since from != to).
@@ -416,6 +416,46 @@ pub fn keeps_a_flight<G: Geometry>(
     })
 }
 
+/// Whether after `mv` the defender's king surely has a step that is safe both before
+/// and after the falls that may follow (rule 1.5), so that `mv` cannot mate: a step onto
+/// a square (or onto the moved man) that no man of the side to move attacks, judged
+/// with every man on `vanishing` off the board (falls only open lines) and with the
+/// attacks of every man of ours counted (falls only take attackers away). Ordinary
+/// moves and promotions only; `false` says nothing.
+pub fn king_escapes<G: Geometry>(geo: &G, pos: &Position, mv: Move, vanishing: Bitboard) -> bool {
+    if !matches!(mv.kind, MoveKind::Normal | MoveKind::Promotion(_)) {
+        return false;
+    }
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king(!us) else {
+        return false;
+    };
+    let steps = geo.king_attacks(king) - board.by_color(!us).without(mv.to);
+    if steps.is_empty() {
+        return false;
+    }
+    let open = (board.occupied() - vanishing)
+        .without(king)
+        .without(mv.from)
+        .with(mv.to);
+    let arriving = mv.promotion().unwrap_or(mv.role);
+    let steps = steps - piece_attacks(geo, arriving, us, mv.to, open);
+    if steps.is_empty() {
+        return false;
+    }
+    // The others' attacks (a man taken on `to` is the defender's: it attacks nothing here).
+    let mut others = *board;
+    others.take(
+        mv.from,
+        Piece {
+            color: us,
+            role: mv.role,
+        },
+    );
+    (steps - attacked_within(geo, &others, us, open, steps)).is_nonempty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -655,6 +695,81 @@ mod tests {
             }
         });
         assert!(kept > 10_000 && lost > 10_000, "{kept} {lost}");
+    }
+
+    /// Under Trapdoor `king_escapes` claims a step only where the defender's king has
+    /// one (rules.md 1.5): after such a move, with random timers on both sides and in
+    /// both orders of events, the attacker has not mated (before or after its falls)
+    /// and the defender has a legal king step. On the standard board and two
+    /// Earthquake boards.
+    #[test]
+    fn a_king_escape_is_a_legal_step_after_the_falls() {
+        use crate::game::{Outcome, Rules};
+        use crate::geometry::{Earthquake, VoidRule};
+        use crate::trapdoor::{FallOrder, Trapdoor};
+        fn check<T: Terrain>(
+            games: &[Game<T>; 2],
+            pos: &Position,
+            rng: &mut Rng,
+            (escapes, in_check): (&mut usize, &mut usize),
+        ) {
+            let mut pos = *pos;
+            for sq in pos.board().occupied() {
+                if rng.below(3) == 0 {
+                    pos.set_timer(sq, Some(1 + rng.below(2) as u8));
+                }
+            }
+            let game = &games[rng.below(2)];
+            let geo = game.geo(&pos);
+            let vanishing = pos.timers().ticking();
+            for &mv in game.legal_moves(&pos).iter() {
+                if !king_escapes(geo, &pos, mv, vanishing) {
+                    continue;
+                }
+                *escapes += 1;
+                let fen = crate::fen::write_fen(&pos);
+                assert!(!game.mates(&pos, mv), "{mv:?} in {fen}");
+                let played = game.play(&pos, mv);
+                assert_ne!(played.outcome, Some(Outcome::Mate), "{mv:?} in {fen}");
+                if played.outcome.is_none() {
+                    let next = &played.position;
+                    *in_check += game.in_check(next) as usize;
+                    let replies = game.legal_moves(next);
+                    let step = |r: &Move| r.role == Role::King && !r.is_castle();
+                    assert!(replies.iter().any(step), "{mv:?} in {fen}");
+                }
+            }
+        }
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let (mut escapes, mut in_check) = (0, 0);
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+            "4k3/3r4/8/8/8/8/1B6/R3K3 w - - 0 1",
+        ];
+        let rules = |order| Rules {
+            trapdoor: Some(Trapdoor { timer: 2, order }),
+            taxi: None,
+        };
+        let orders = [FallOrder::MateFirst, FallOrder::FallsFirst];
+        let games = orders.map(|order| Game::new(rules(order)));
+        let mut visit = |pos: &Position, _: &MoveList| {
+            check(&games, pos, &mut rng, (&mut escapes, &mut in_check))
+        };
+        random_positions(0x9E6C_63D0_676A_9A99, &starts, 15, 60, &mut visit);
+        random_placements(0x8CB9_2BA7_2F3D_8DD7, 2_000, "QRBNPPrnbpp", &mut visit);
+        for (dx, dy, void) in [(1, 0, VoidRule::Fly), (-2, 1, VoidRule::Block)] {
+            let geo = Earthquake::new(dx, dy, void);
+            let games = orders.map(|order| Game::on(geo.clone(), rules(order)));
+            let mut visit = |pos: &Position, _: &MoveList| {
+                check(&games, pos, &mut rng, (&mut escapes, &mut in_check))
+            };
+            crate::test_games::random_positions_on(&geo, 7, &starts, 10, 60, &mut visit);
+        }
+        assert!(
+            escapes > 100_000 && in_check > 8_000,
+            "{escapes} {in_check}"
+        );
     }
 
     /// Under Trapdoor (rules.md 1.5, T = 1 and 2, both orders of events): a move that keeps a flight,
