@@ -589,8 +589,9 @@ impl<T: Terrain> Game<T> {
     }
 
     /// Legality under Trapdoor (rule 1.5 a-d, or falls first) of a move from
-    /// `generate_base`.
-    /// `expiring`: the mover's pieces that fall at the end of any move that leaves them.
+    /// `generate_base`: the cases read off the board here, the others played out in
+    /// `trapdoor_legal_played`.
+    #[inline(always)]
     fn trapdoor_legal(
         &self,
         td: &Trapdoor,
@@ -599,8 +600,6 @@ impl<T: Terrain> Game<T> {
         guard: &FallGuard,
         depth: u32,
     ) -> bool {
-        let us = pos.turn();
-        let arrivals = Position::arrivals(mv);
         // Pieces that leave their squares do not fall; castling moves both.
         let moved = Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to);
         let expiring = if mv.is_aftershock() {
@@ -608,15 +607,25 @@ impl<T: Terrain> Game<T> {
         } else {
             guard.expiring - moved
         };
-        if expiring.is_empty() {
-            return true;
-        }
-        if !guard.may_expose(mv) {
-            return true;
-        }
-        if self.exposed_by_falls(pos, mv, expiring) == Some(false) {
-            return true;
-        }
+        expiring.is_empty()
+            || !guard.may_expose(mv)
+            || self.exposed_by_falls(pos, mv, expiring) == Some(false)
+            || self.trapdoor_legal_played(td, pos, mv, expiring, depth)
+    }
+
+    /// `trapdoor_legal` for a move after which the mover's men on `expiring` fall and
+    /// may expose its king.
+    #[inline(never)]
+    fn trapdoor_legal_played(
+        &self,
+        td: &Trapdoor,
+        pos: &Position,
+        mv: Move,
+        expiring: Bitboard,
+        depth: u32,
+    ) -> bool {
+        let us = pos.turn();
+        let arrivals = Position::arrivals(mv);
         // A fall can only expose the king by opening a line to it: with no falling piece
         // on a line from the king's square (after the move), nothing is exposed. (A king
         // that falls itself makes a legal, losing move.)
