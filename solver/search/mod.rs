@@ -295,7 +295,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
-            let mates = |mv: Move| {
+            // `fresh`: not the killer, which mostly mates (no use looking for an escape).
+            let mates = |mv: Move, fresh: bool| {
                 if mv.role == Role::Pawn && flights.kept_by(geo, pos, mv) {
                     return false;
                 }
@@ -311,8 +312,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 }
                 if !fide {
                     // Under Taxi a step must be paid for: only the full test.
-                    let escapes =
-                        taxi.is_none() && order::king_escapes(geo, pos, mv, flights.vanishing);
+                    let escapes = fresh
+                        && taxi.is_none()
+                        && order::king_escapes(geo, pos, mv, flights.vanishing);
                     return !escapes && self.game.mates(pos, mv);
                 }
                 let mut next = *pos;
@@ -322,12 +324,12 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 (exact || self.game.in_check(&next)) && !crate::movegen::has_legal_move(geo, &next)
             };
             if let Some(km) = killer {
-                if mates(km) {
+                if mates(km, false) {
                     return Ok(true);
                 }
             }
             for &mv in candidates.iter() {
-                if Some(mv) != killer && mates(mv) {
+                if Some(mv) != killer && mates(mv, true) {
                     k.attack[1] = Some(mv);
                     return Ok(true);
                 }
