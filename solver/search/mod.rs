@@ -18,7 +18,7 @@ use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::Role;
-use order::{CheckCandidates, CheckInfo, FlightCover, FlightTakers, Flights};
+use order::{CheckCandidates, CheckInfo, FlightCover, FlightTakers, Flights, KingEscapes};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -295,6 +295,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
+            // Trapdoor (under Taxi a step must be paid for: only the full test).
+            let escapes = (!fide && taxi.is_none() && !candidates.is_empty())
+                .then(|| KingEscapes::new(geo, pos, flights.vanishing))
+                .flatten();
             // `fresh`: not the killer, which mostly mates (no use looking for an escape).
             let mates = |mv: Move, fresh: bool| {
                 if mv.role == Role::Pawn && flights.kept_by(geo, pos, mv) {
@@ -311,10 +315,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                         && !self.game.has_legal_move(&next);
                 }
                 if !fide {
-                    // Under Taxi a step must be paid for: only the full test.
-                    let escapes = fresh
-                        && taxi.is_none()
-                        && order::king_escapes(geo, pos, mv, flights.vanishing);
+                    let escapes = fresh && escapes.as_ref().is_some_and(|e| e.after(mv));
                     return !escapes && self.game.mates(pos, mv);
                 }
                 let mut next = *pos;
@@ -364,11 +365,11 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
         // Trapdoor alone on a board that stays put: a king with a step safe before and
         // after the falls is neither mated nor falls.
-        let escapes = self.game.rules.taxi.is_none() && !self.game.terrain.shifts();
+        let escapes = (self.game.rules.taxi.is_none() && !self.game.terrain.shifts())
+            .then(|| KingEscapes::new(geo, pos, flights.vanishing))
+            .flatten();
         for &mv in moves.iter() {
-            if flights.kept_by(geo, pos, mv)
-                || escapes && order::king_escapes(geo, pos, mv, flights.vanishing)
-            {
+            if flights.kept_by(geo, pos, mv) || escapes.as_ref().is_some_and(|e| e.after(mv)) {
                 continue;
             }
             let played = self.game.play(pos, mv);

@@ -1,14 +1,14 @@
 //! Move ordering for the solver and the cheap check test of the attacker's last move.
 //! Ordering only changes how soon a proof is found, never what is proved.
 
-use crate::attacks::{attacked_within, piece_attacks, unattacked_king_steps};
+use crate::attacks::{piece_attacks, unattacked_king_steps};
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Geometry, Terrain};
 use crate::movegen::MoveSink;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Piece, Role, Square};
+use crate::types::{Color, Role, Square};
 
 /// A move packed into 16 bits for the transposition table's hint (never 0 for a move,
 /// since from != to).
@@ -416,44 +416,90 @@ pub fn keeps_a_flight<G: Geometry>(
     })
 }
 
-/// Whether after `mv` the defender's king surely has a step that is safe both before
-/// and after the falls that may follow (rule 1.5), so that `mv` cannot mate: a step onto
-/// a square (or onto the moved man) that no man of the side to move attacks, judged
-/// with every man on `vanishing` off the board (falls only open lines) and with the
-/// attacks of every man of ours counted (falls only take attackers away). Ordinary
-/// moves and promotions only; `false` says nothing.
-pub fn king_escapes<G: Geometry>(geo: &G, pos: &Position, mv: Move, vanishing: Bitboard) -> bool {
-    if !matches!(mv.kind, MoveKind::Normal | MoveKind::Promotion(_)) {
-        return false;
+/// For the attacker's last moves from one position: whether after a move the defender's
+/// king surely has a step that is safe both before and after the falls that may follow
+/// (rule 1.5), so that the move cannot mate. A step onto a square (or onto the moved man)
+/// that no man of the side to move attacks, judged with every man on `vanishing` off the
+/// board (falls only open lines) and with the attacks of every man of ours counted (falls
+/// only take attackers away). What does not depend on the move is worked out once.
+pub struct KingEscapes<'a, G: Geometry> {
+    geo: &'a G,
+    us: Color,
+    /// The defender's king's ring, and the part of it its own men leave free.
+    ring: Bitboard,
+    steps: Bitboard,
+    /// The board as the lines are judged: without the vanishing men and the king.
+    open: Bitboard,
+    /// Squares our leapers (pawns, knights, king) attack at least once, and twice.
+    leapers_once: Bitboard,
+    leapers_twice: Bitboard,
+    straight: Bitboard,
+    diagonal: Bitboard,
+}
+
+impl<'a, G: Geometry> KingEscapes<'a, G> {
+    pub fn new(geo: &'a G, pos: &Position, vanishing: Bitboard) -> Option<KingEscapes<'a, G>> {
+        let us = pos.turn();
+        let board = pos.board();
+        let king = board.king(!us)?;
+        let ring = geo.king_attacks(king);
+        let (mut leapers_once, mut leapers_twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for role in [Role::Pawn, Role::Knight, Role::King] {
+            for from in board.by_piece(us, role) {
+                let attacks = piece_attacks(geo, role, us, from, Bitboard::EMPTY);
+                leapers_twice |= leapers_once & attacks;
+                leapers_once |= attacks;
+            }
+        }
+        let ours = board.by_color(us);
+        Some(KingEscapes {
+            geo,
+            us,
+            ring,
+            steps: ring - board.by_color(!us),
+            open: (board.occupied() - vanishing).without(king),
+            leapers_once,
+            leapers_twice,
+            straight: board.rooks_and_queens() & ours,
+            diagonal: board.bishops_and_queens() & ours,
+        })
     }
-    let us = pos.turn();
-    let board = pos.board();
-    let Some(king) = board.king(!us) else {
-        return false;
-    };
-    let steps = geo.king_attacks(king) - board.by_color(!us).without(mv.to);
-    if steps.is_empty() {
-        return false;
+
+    /// Whether the defender's king surely escapes after `mv`, a legal move of ours.
+    /// Ordinary moves and promotions only; `false` says nothing.
+    #[inline]
+    pub fn after(&self, mv: Move) -> bool {
+        if !matches!(mv.kind, MoveKind::Normal | MoveKind::Promotion(_)) {
+            return false;
+        }
+        let geo = self.geo;
+        let to = Bitboard::from_square(mv.to);
+        let open = self.open.without(mv.from) | to;
+        let arriving = mv.promotion().unwrap_or(mv.role);
+        let mut steps =
+            (self.steps | (self.ring & to)) - piece_attacks(geo, arriving, self.us, mv.to, open);
+        if steps.is_empty() {
+            return false;
+        }
+        // The others' attacks: leapers as they stand, riders across the emptied squares
+        // (a man taken on `to` is the defender's: it attacks nothing here).
+        let leapers = match mv.role {
+            Role::Pawn | Role::Knight | Role::King => {
+                let mover = piece_attacks(geo, mv.role, self.us, mv.from, Bitboard::EMPTY);
+                self.leapers_twice | (self.leapers_once - mover)
+            }
+            _ => self.leapers_once,
+        };
+        steps = steps - leapers;
+        let (straight, diagonal) = (
+            self.straight.without(mv.from),
+            self.diagonal.without(mv.from),
+        );
+        steps.into_iter().any(|s| {
+            (geo.rook_attacks(s, open) & straight).is_empty()
+                && (geo.bishop_attacks(s, open) & diagonal).is_empty()
+        })
     }
-    let open = (board.occupied() - vanishing)
-        .without(king)
-        .without(mv.from)
-        .with(mv.to);
-    let arriving = mv.promotion().unwrap_or(mv.role);
-    let steps = steps - piece_attacks(geo, arriving, us, mv.to, open);
-    if steps.is_empty() {
-        return false;
-    }
-    // The others' attacks (a man taken on `to` is the defender's: it attacks nothing here).
-    let mut others = *board;
-    others.take(
-        mv.from,
-        Piece {
-            color: us,
-            role: mv.role,
-        },
-    );
-    (steps - attacked_within(geo, &others, us, open, steps)).is_nonempty()
 }
 
 #[cfg(test)]
@@ -697,7 +743,7 @@ mod tests {
         assert!(kept > 10_000 && lost > 10_000, "{kept} {lost}");
     }
 
-    /// Under Trapdoor `king_escapes` claims a step only where the defender's king has
+    /// Under Trapdoor `KingEscapes` claims a step only where the defender's king has
     /// one (rules.md 1.5): after such a move, with random timers on both sides and in
     /// both orders of events, the attacker has not mated (before or after its falls)
     /// and the defender has a legal king step. On the standard board and two
@@ -721,9 +767,11 @@ mod tests {
             }
             let game = &games[rng.below(2)];
             let geo = game.geo(&pos);
-            let vanishing = pos.timers().ticking();
+            let Some(king_escapes) = KingEscapes::new(geo, &pos, pos.timers().ticking()) else {
+                return;
+            };
             for &mv in game.legal_moves(&pos).iter() {
-                if !king_escapes(geo, &pos, mv, vanishing) {
+                if !king_escapes.after(mv) {
                     continue;
                 }
                 *escapes += 1;
