@@ -665,7 +665,8 @@ impl<T: Terrain> Game<T> {
     }
 
     /// Whether the falls of the mover's men on `falling` (not the moving man) leave its
-    /// king attacked after `mv`, a move legal by movement and check, read off the board
+    /// king attacked after `mv`, a move legal by movement and check (or, falls first, by
+    /// movement alone when that king falls: then it is not exposed), read off the board
     /// without playing it (rule 1.5d): falls only open lines, so the king is exposed
     /// exactly when an enemy rider reaches it across the squares the move and the falls
     /// leave empty. A king that falls is not exposed (its move is legal and loses,

@@ -418,10 +418,11 @@ pub fn keeps_a_flight<G: Geometry>(
 
 /// For the attacker's last moves from one position: whether after a move the defender's
 /// king surely has a step that is safe both before and after the falls that may follow
-/// (rule 1.5), so that the move cannot mate. A step onto a square (or onto the moved man)
-/// that no man of the side to move attacks, judged with every man on `vanishing` off the
-/// board (falls only open lines) and with the attacks of every man of ours counted (falls
-/// only take attackers away). What does not depend on the move is worked out once.
+/// (rule 1.5), so that the move cannot mate. A step onto an empty square or onto a man of
+/// ours (the moved man included) that no man of ours attacks, judged with every man on
+/// `vanishing` off the board (falls only open lines) and with the attacks of every man of
+/// ours counted (falls only take attackers away). What does not depend on the move is
+/// worked out once.
 pub struct KingEscapes<'a, G: Geometry> {
     geo: &'a G,
     us: Color,
