@@ -295,9 +295,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
-            // Trapdoor (under Taxi a step must be paid for: only the full test).
-            let escapes = (!fide && taxi.is_none() && !candidates.is_empty())
-                .then(|| KingEscapes::new(geo, pos, flights.vanishing))
+            let escapes = (!fide && !candidates.is_empty())
+                .then(|| self.king_escapes(pos, &flights))
                 .flatten();
             // `fresh`: not the killer, which mostly mates (no use looking for an escape).
             let mates = |mv: Move, fresh: bool| {
@@ -363,11 +362,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 moves.as_mut_slice().swap(0, i);
             }
         }
-        // Trapdoor alone on a board that stays put: a king with a step safe before and
-        // after the falls is neither mated nor falls.
-        let escapes = (self.game.rules.taxi.is_none() && !self.game.terrain.shifts())
-            .then(|| KingEscapes::new(geo, pos, flights.vanishing))
-            .flatten();
+        // A king with a step safe before and after the falls is neither mated nor falls.
+        let escapes = self.king_escapes(pos, &flights);
         for &mv in moves.iter() {
             if flights.kept_by(geo, pos, mv) || escapes.as_ref().is_some_and(|e| e.after(mv)) {
                 continue;
@@ -391,6 +387,16 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
         }
         Ok(false)
+    }
+
+    /// `order::KingEscapes` for the attacker's last moves from `pos`, judged with the
+    /// men `flights` has vanishing; `None` under Taxi (a king's step must be paid for)
+    /// and on a board that shifts (whose `flights` know no vanishing men).
+    fn king_escapes(&self, pos: &Position, flights: &Flights) -> Option<KingEscapes<'_, T::Geo>> {
+        if self.game.rules.taxi.is_some() || self.game.terrain.shifts() {
+            return None;
+        }
+        KingEscapes::new(self.game.geo(pos), pos, flights.vanishing)
     }
 
     /// The defender's flights for the attacker's last move (`order::Flights`): under
