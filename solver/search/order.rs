@@ -744,6 +744,28 @@ mod tests {
         assert!(kept > 10_000 && lost > 10_000, "{kept} {lost}");
     }
 
+    /// After the attacker's move `mv`, which a last-move filter says leaves the defender's
+    /// king a way out (rules.md 1.5): the move does not mate, and unless it ended the game
+    /// the defender has a king step (not castling) that does not let its king fall.
+    /// Returns whether the defender is in check after it.
+    fn assert_king_steps_after<T: Terrain>(game: &Game<T>, pos: &Position, mv: Move) -> bool {
+        use crate::game::Outcome;
+        let fen = crate::fen::write_fen(pos);
+        let played = game.play(pos, mv);
+        assert_ne!(played.outcome, Some(Outcome::Mate), "{mv:?} in {fen}");
+        if played.outcome.is_some() {
+            return false;
+        }
+        let next = &played.position;
+        let steps = game.legal_moves(next).iter().any(|&reply| {
+            reply.role == Role::King
+                && !reply.is_castle()
+                && game.play(next, reply).outcome != Some(Outcome::KingFell)
+        });
+        assert!(steps, "{mv:?} in {fen}");
+        game.in_check(next)
+    }
+
     /// Under Trapdoor `KingEscapes` claims a step only where the defender's king has
     /// one (rules.md 1.5): after such a move, with random timers on both sides and in
     /// both orders of events, the attacker has not mated (before or after its falls)
@@ -751,7 +773,7 @@ mod tests {
     /// Earthquake boards.
     #[test]
     fn a_king_escape_is_a_legal_step_after_the_falls() {
-        use crate::game::{Outcome, Rules};
+        use crate::game::Rules;
         use crate::geometry::{Earthquake, VoidRule};
         use crate::trapdoor::{FallOrder, Trapdoor};
         fn check<T: Terrain>(
@@ -778,15 +800,7 @@ mod tests {
                 *escapes += 1;
                 let fen = crate::fen::write_fen(&pos);
                 assert!(!game.mates(&pos, mv), "{mv:?} in {fen}");
-                let played = game.play(&pos, mv);
-                assert_ne!(played.outcome, Some(Outcome::Mate), "{mv:?} in {fen}");
-                if played.outcome.is_none() {
-                    let next = &played.position;
-                    *in_check += game.in_check(next) as usize;
-                    let replies = game.legal_moves(next);
-                    let step = |r: &Move| r.role == Role::King && !r.is_castle();
-                    assert!(replies.iter().any(step), "{mv:?} in {fen}");
-                }
+                *in_check += assert_king_steps_after(game, &pos, mv) as usize;
             }
         }
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
@@ -826,7 +840,7 @@ mod tests {
     /// defender has a legal king move that does not let its king fall.
     #[test]
     fn a_kept_flight_survives_the_falls() {
-        use crate::game::{Game, Outcome, Rules};
+        use crate::game::Rules;
         use crate::trapdoor::{FallOrder, Trapdoor};
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let (mut kept, mut lost) = (0, 0);
@@ -860,18 +874,7 @@ mod tests {
                                 continue;
                             }
                             kept += 1;
-                            let fen = crate::fen::write_fen(&pos);
-                            let played = game.play(&pos, mv);
-                            assert_ne!(played.outcome, Some(Outcome::Mate), "{mv:?} in {fen}");
-                            if played.outcome.is_some() {
-                                continue;
-                            }
-                            let after = played.position;
-                            let escapes = game.legal_moves(&after).iter().any(|&reply| {
-                                reply.role == Role::King
-                                    && game.play(&after, reply).outcome != Some(Outcome::KingFell)
-                            });
-                            assert!(escapes, "{mv:?} in {fen}");
+                            assert_king_steps_after(&game, &pos, mv);
                         }
                         let played = game.play(&pos, moves[rng.below(moves.len())]);
                         if played.outcome.is_some() {
