@@ -104,24 +104,23 @@ fn random_board(rng: &mut Rng, extra: usize) -> String {
 
 /// Random problems with the operations `ops(rng)` adds; lines the reader refuses (a
 /// side not to move in check, say) are skipped.
-fn compare(seed: u64, count: usize, ops: impl Fn(&mut Rng) -> String) {
+fn compare(seed: u64, count: usize, ops: impl Fn(&mut Rng, &str) -> String) {
     compare_at(seed, count, &[1, 2], ops)
 }
 
-/// `compare` with the stipulation drawn from `depths`.
-fn compare_at(seed: u64, count: usize, depths: &[u32], ops: impl Fn(&mut Rng) -> String) {
+/// `compare` with the stipulation drawn from `depths`; `ops` is given the board (the
+/// FEN's placement field).
+fn compare_at(seed: u64, count: usize, depths: &[u32], ops: impl Fn(&mut Rng, &str) -> String) {
     let mut rng = Rng(seed);
     let (mut compared, mut with_keys) = (0, 0);
     while compared < count {
         let extra = 3 + rng.below(3);
         let n = depths[rng.below(depths.len())];
-        let line = format!(
-            "{} w - - dm {n}; {}",
-            random_board(&mut rng, extra),
-            ops(&mut rng)
-        );
+        let board = random_board(&mut rng, extra);
+        let line = format!("{board} w - - dm {n}; {}", ops(&mut rng, &board));
+        // The line is well formed; the position may be one the reader refuses.
         let Ok(Line::Position(rec)) = parse_line(&line, 1) else {
-            continue;
+            panic!("not read: {line}");
         };
         let Ok(p) = from_record(*rec) else {
             continue;
@@ -140,32 +139,92 @@ fn compare_at(seed: u64, count: usize, depths: &[u32], ops: impl Fn(&mut Rng) ->
 
 #[test]
 fn fide_search_equals_brute_force() {
-    compare(0x9E37_79B9_7F4A_7C15, 600, |_| String::new());
+    compare(0x9E37_79B9_7F4A_7C15, 600, |_, _| String::new());
 }
 
 #[test]
 fn trapdoor_search_equals_brute_force() {
-    compare(0xD1B5_4A32_D192_ED03, 600, |rng| {
+    compare(0xD1B5_4A32_D192_ED03, 600, |rng, _| {
         let order = if rng.below(2) == 0 {
             ""
         } else {
-            " falls-first;"
+            " trapdoor_order falls-first;"
         };
         format!("trapdoor {};{order}", 1 + rng.below(2))
     });
 }
 
+/// The men of a FEN placement, with their squares.
+fn men(placement: &str) -> Vec<(char, String)> {
+    let mut out = Vec::new();
+    for (i, rank) in placement.split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(d) => file += d as u8,
+                None => {
+                    out.push((c, format!("{}{}", (b'a' + file) as char, 8 - i)));
+                    file += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Trapdoor with men already ticking (`timers`, rules.md 1.2), the attacker's king
+/// often among them: at its last move, falls first, it falls unless it moves, and the
+/// other men's moves are legal by their movement alone (rule 1.5d), a case the search
+/// judges apart from the others, its remembered winning moves included.
+#[test]
+fn trapdoor_with_ticking_men_equals_brute_force() {
+    compare(0x8CB9_2BA7_2F3D_8DD7, 600, |rng, placement| {
+        let timer = 1 + rng.below(2);
+        let order = ["", " trapdoor_order falls-first;"][rng.below(2)];
+        let mut ticking = Vec::new();
+        for (man, square) in men(placement) {
+            if rng.below(if man == 'K' { 2 } else { 5 }) == 0 {
+                ticking.push(format!("{square}:{}", 1 + rng.below(timer)));
+            }
+        }
+        let timers = match ticking.is_empty() {
+            true => String::new(),
+            false => format!(" timers \"{}\";", ticking.join(" ")),
+        };
+        format!("trapdoor {timer};{order}{timers}")
+    });
+}
+
+/// Falls first, the attacker's king (e1:2) falls at the end of White's second move
+/// unless it moves, and then only a move that mates at once wins (rule 1.5, option
+/// `falls-first`). After 1.a3 (a waiting move) that is 2.Rd8# alone, whatever Black
+/// plays. The search remembers the mate from the first defence and tries it first
+/// after the next, where the quick legality test leaves it undecided (the king falls
+/// unless it moves): it must still be tried there, and a3 is a key.
+#[test]
+fn a_remembered_mate_while_the_attackers_king_falls() {
+    let line = "7k/8/1pp1NN2/8/8/8/P7/3RK3 w - - dm 2; trapdoor 2; \
+                trapdoor_order falls-first; timers \"e1:2\";";
+    let Ok(Line::Position(rec)) = parse_line(line, 1) else {
+        panic!("not read: {line}");
+    };
+    let p = from_record(*rec).unwrap();
+    let want = oracle_keys(&p, 2);
+    assert!(want.contains("a2a3") && want.contains("d1d8"), "{want}");
+    assert_eq!(solved_keys(&p, &p.position, 2, 1), want);
+}
+
 #[test]
 fn taxi_search_equals_brute_force() {
     // Cash from nothing to plenty: below the longest ride, some attacks are not checks.
-    compare(0xA076_1D64_78BD_642F, 800, |rng| {
+    compare(0xA076_1D64_78BD_642F, 800, |rng, _| {
         format!("taxi \"{} {}\";", 2 + rng.below(14), rng.below(9))
     });
 }
 
 #[test]
 fn taxi_and_trapdoor_search_equals_brute_force() {
-    compare(0xE703_7ED1_A0B4_28DB, 400, |rng| {
+    compare(0xE703_7ED1_A0B4_28DB, 400, |rng, _| {
         format!(
             "taxi \"{} {}\"; trapdoor {};",
             2 + rng.below(14),
@@ -179,7 +238,7 @@ fn taxi_and_trapdoor_search_equals_brute_force() {
 /// three moves, with cash running low.
 #[test]
 fn taxi_threemovers_equal_brute_force() {
-    compare_at(0x94D0_49BB_1331_11EB, 200, &[3], |rng| {
+    compare_at(0x94D0_49BB_1331_11EB, 200, &[3], |rng, _| {
         format!("taxi \"{} {}\";", 4 + rng.below(12), rng.below(9))
     });
 }
@@ -190,7 +249,7 @@ fn taxi_threemovers_equal_brute_force() {
 /// answer.
 #[test]
 fn taxi_threemovers_with_cash_to_spare_equal_brute_force() {
-    compare_at(0x2545_F491_4F6C_DD1D, 150, &[2, 3], |rng| {
+    compare_at(0x2545_F491_4F6C_DD1D, 150, &[2, 3], |rng, _| {
         format!("taxi \"{} {}\";", 10 + rng.below(22), rng.below(24))
     });
 }
