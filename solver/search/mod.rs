@@ -49,6 +49,8 @@ enum Known {
 pub struct Killers {
     defence: [Option<Move>; 32],
     attack: [Option<Move>; 32],
+    /// The last of the attacker's last moves judged won.
+    last_won: bool,
 }
 
 pub struct Searcher<'a, T: Terrain> {
@@ -166,7 +168,9 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         if n == 1 {
             // The last move skips the table: recomputing it (a few check tests) costs
             // less than the cache misses of a probe and a store, which few repay.
-            return self.attack_last(pos, k);
+            let won = self.attack_last(pos, k)?;
+            k.last_won = won;
+            return Ok(won);
         }
         let key = self.table_key(pos, n, true);
         let hint = match self.known(key, n) {
@@ -255,6 +259,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
 
     /// The attacker's last move: only a mate, or a move after which every defence lets
     /// the defender's king fall, can win.
+    #[inline(always)]
     fn attack_last(&self, pos: &Position, k: &mut Killers) -> SearchResult<bool> {
         let geo = self.game.geo(pos);
         let fide = self.game.is_plain();
@@ -264,6 +269,19 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             self.last_ply_shortcut(pos)
         };
         if let Some([rook_extra, bishop_extra]) = shortcut {
+            // The move that last won. Right after a win (a sibling defence met) it mostly
+            // mates here too: tried before anything is generated, it saves the
+            // candidates, flights and escapes. After a failure it mostly fails: then it
+            // is only tried first among the candidates, and only if it is one.
+            let killer = k.attack[1];
+            let mut killer_tried = false;
+            if let Some(km) = killer.filter(|_| k.last_won) {
+                match self.killer_mates(pos, km) {
+                    Some(true) => return Ok(true),
+                    Some(false) => killer_tried = true,
+                    None => {}
+                }
+            }
             // Only a move that gives check in P can mate, or one that puts a rider
             // behind a falling piece: generate just those.
             let info = CheckInfo::new(geo, pos);
@@ -293,13 +311,11 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             if !fide {
                 self.game.retain_legal(pos, &mut candidates);
             }
-            let killer = k.attack[1].filter(|km| candidates.contains(km));
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
             let escapes = (!fide && !candidates.is_empty())
                 .then(|| self.king_escapes(pos, &flights))
                 .flatten();
-            // `fresh`: not the killer, which mostly mates (no use looking for an escape).
-            let mates = |mv: Move, fresh: bool| {
+            let mates = |mv: Move| {
                 if mv.role == Role::Pawn && flights.kept_by(geo, pos, mv) {
                     return false;
                 }
@@ -314,7 +330,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                         && !self.game.has_legal_move(&next);
                 }
                 if !fide {
-                    let escapes = fresh && escapes.as_ref().is_some_and(|e| e.after(mv));
+                    let escapes = escapes.as_ref().is_some_and(|e| e.after(mv));
                     return !escapes && self.game.mates(pos, mv);
                 }
                 let mut next = *pos;
@@ -323,13 +339,14 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 let exact = matches!(mv.kind, MoveKind::Normal);
                 (exact || self.game.in_check(&next)) && !crate::movegen::has_legal_move(geo, &next)
             };
-            if let Some(km) = killer {
-                if mates(km, false) {
+            if let Some(km) = killer.filter(|km| !killer_tried && candidates.contains(km)) {
+                if mates(km) {
                     return Ok(true);
                 }
             }
+            // The killer has been judged: above, or not a candidate.
             for &mv in candidates.iter() {
-                if Some(mv) != killer && mates(mv, true) {
+                if Some(mv) != killer && mates(mv) {
                     k.attack[1] = Some(mv);
                     return Ok(true);
                 }
@@ -337,6 +354,25 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             return Ok(false);
         }
         self.attack_last_every_move(pos, k)
+    }
+
+    /// Whether `km`, a move remembered from another position, is legal in `pos` and
+    /// mates there; `None` where its legality is not decided quickly (`is_legal_quick`).
+    #[inline(never)]
+    fn killer_mates(&self, pos: &Position, km: Move) -> Option<bool> {
+        if self.game.is_plain() {
+            let geo = self.game.geo(pos);
+            if !crate::movegen::is_legal(geo, pos, km) {
+                return Some(false);
+            }
+            let mut next = *pos;
+            next.play_fide(geo, km);
+            return Some(self.game.in_check(&next) && !crate::movegen::has_legal_move(geo, &next));
+        }
+        match self.game.is_legal_quick(pos, km)? {
+            true => Some(self.game.mates(pos, km)),
+            false => Some(false),
+        }
     }
 
     /// The attacker's last move when it need not give check (the defender's king may
