@@ -158,11 +158,18 @@ fn perft_part(quick: bool) {
         " earthquake \"0 -1\"; void fly;",
         " trapdoor 5;",
     ] {
-        let Ok(Line::Position(rec)) = epd::parse_line(&format!("{start}{ops}"), 1) else {
-            continue;
+        let line = format!("{start}{ops}");
+        let p = match epd::parse_line(&line, 1) {
+            Ok(Line::Position(rec)) => problem::from_record(*rec).map_err(|e| e.to_string()),
+            Ok(_) => Err("not a position".to_string()),
+            Err(e) => Err(e.to_string()),
         };
-        let Ok(p) = problem::from_record(*rec) else {
-            continue;
+        let p = match p {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("bench: {line}: {e}");
+                continue;
+            }
         };
         let (t, n) = best_of(runs, || p.game.perft(&p.position, depth, true));
         println!(
