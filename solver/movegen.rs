@@ -586,25 +586,49 @@ mod tests {
     use crate::geometry::Standard;
 
     /// `is_legal` against generation: every move of every position of random games,
-    /// offered to the positions that follow (where many are no longer legal).
+    /// offered to the positions that follow (where many are no longer legal); on the
+    /// standard board and on displaced Earthquake boards of both void rules.
     #[test]
     fn killer_legality_equals_generation() {
+        use crate::geometry::{Earthquake, VoidRule};
         let mut rng = crate::test_rng::Rng(0x0123_4567_89AB_CDEFu64);
+        let counts = killer_legality_on(&Standard, &mut rng, 60);
+        assert!(counts.0 > 10_000 && counts.1 > 10_000, "{counts:?}");
+        for (dx, dy, void) in [
+            (1, 0, VoidRule::Block),
+            (0, -1, VoidRule::Fly),
+            (2, -2, VoidRule::Fly),
+        ] {
+            let counts = killer_legality_on(&Earthquake::new(dx, dy, void), &mut rng, 20);
+            assert!(
+                counts.0 > 3_000 && counts.1 > 3_000,
+                "({dx}, {dy}): {counts:?}"
+            );
+        }
+    }
+
+    /// `killer_legality_equals_generation` on `geo`, `games` random games from each
+    /// start: the counts of remembered moves found legal and illegal.
+    fn killer_legality_on<G: Geometry>(
+        geo: &G,
+        rng: &mut crate::test_rng::Rng,
+        games: usize,
+    ) -> (usize, usize) {
         let (mut legal, mut illegal) = (0, 0);
         for start in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ] {
-            for _ in 0..60 {
+            for _ in 0..games {
                 let mut pos = parse_fen(start).unwrap();
                 let mut remembered: Vec<Move> = Vec::new();
                 for _ in 0..60 {
-                    let moves = legal_moves(&Standard, &pos);
+                    let moves = legal_moves(geo, &pos);
                     for &mv in &remembered {
                         let want = moves.contains(&mv);
                         assert_eq!(
-                            is_legal(&Standard, &pos, mv),
+                            is_legal(geo, &pos, mv),
                             want,
                             "{mv:?} in {}",
                             crate::fen::write_fen(&pos)
@@ -618,15 +642,15 @@ mod tests {
                     // Remember this side's moves for its next turn.
                     remembered = moves.iter().copied().collect();
                     let mv = moves[rng.below(moves.len())];
-                    pos.play_board(&Standard, mv);
-                    let replies = legal_moves(&Standard, &pos);
+                    pos.play_board(geo, mv);
+                    let replies = legal_moves(geo, &pos);
                     if replies.is_empty() {
                         break;
                     }
-                    pos.play_board(&Standard, replies[rng.below(replies.len())]);
+                    pos.play_board(geo, replies[rng.below(replies.len())]);
                 }
             }
         }
-        assert!(legal > 10_000 && illegal > 10_000, "{legal} {illegal}");
+        (legal, illegal)
     }
 }
