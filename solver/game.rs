@@ -373,8 +373,9 @@ impl<T: Terrain> Game<T> {
 
     /// Whether `mv`, a move remembered from another position (a killer), is legal
     /// here, when that is cheap to decide without listing the moves; `None` otherwise.
-    /// Agrees with `legal_moves_into`: FIDE legality, then the price when every attack
-    /// is affordable (Taxi), then the Trapdoor's own conditions.
+    /// Agrees with `legal_moves_into`: the price (Taxi), legality with the attacks that
+    /// count as check (every one in FIDE, the affordable ones under Taxi), then the
+    /// Trapdoor's own conditions.
     pub fn is_legal_quick(&self, pos: &Position, mv: Move) -> Option<bool> {
         if self.terrain.shifts() || self.king_falls_unless_it_moves(pos) {
             return None;

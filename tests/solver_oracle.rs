@@ -172,10 +172,11 @@ fn men(placement: &str) -> Vec<(char, String)> {
     out
 }
 
-/// Trapdoor with men already ticking (`timers`, rules.md 1.2), the attacker's king
-/// often among them: at its last move, falls first, it falls unless it moves, and the
-/// other men's moves are legal by their movement alone (rule 1.5d), a case the search
-/// judges apart from the others, its remembered winning moves included.
+/// Trapdoor with men already ticking (`timers`, rules.md section 1), the attacker's
+/// king often among them. At the king's last move, falls first, it falls unless it
+/// moves, and legality is judged after the falls (rule 1.5, option `falls-first`), so
+/// the other men's moves are legal by their movement alone: a case the search judges
+/// apart from the others, its remembered winning moves included.
 #[test]
 fn trapdoor_with_ticking_men_equals_brute_force() {
     compare(0x8CB9_2BA7_2F3D_8DD7, 600, |rng, placement| {

@@ -49,7 +49,8 @@ enum Known {
 pub struct Killers {
     defence: [Option<Move>; 32],
     attack: [Option<Move>; 32],
-    /// The last of the attacker's last moves judged won.
+    /// Whether the last node at the attacker's last move searched with this memory was
+    /// won (then its winning move, `attack[1]`, mostly wins at the next one too).
     last_won: bool,
 }
 
