@@ -334,11 +334,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     let escapes = escapes.as_ref().is_some_and(|e| e.after(mv));
                     return !escapes && self.game.mates(pos, mv);
                 }
-                let mut next = *pos;
-                next.play_fide(geo, mv);
                 // Ordinary moves among the candidates are known checks.
-                let exact = matches!(mv.kind, MoveKind::Normal);
-                (exact || self.game.in_check(&next)) && !crate::movegen::has_legal_move(geo, &next)
+                fide_mates(geo, pos, mv, matches!(mv.kind, MoveKind::Normal))
             };
             if let Some(km) = killer.filter(|km| !killer_tried && candidates.contains(km)) {
                 if mates(km) {
@@ -366,9 +363,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             if !crate::movegen::is_legal(geo, pos, km) {
                 return Some(false);
             }
-            let mut next = *pos;
-            next.play_fide(geo, km);
-            return Some(self.game.in_check(&next) && !crate::movegen::has_legal_move(geo, &next));
+            return Some(fide_mates(geo, pos, km, false));
         }
         match self.game.is_legal_quick(pos, km)? {
             true => Some(self.game.mates(pos, km)),
@@ -693,6 +688,16 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
         Ok(out)
     }
+}
+
+/// Whether `mv`, legal by FIDE rules, mates by them; `checks`: it is known to give
+/// check.
+#[inline]
+fn fide_mates<G: Geometry>(geo: &G, pos: &Position, mv: Move, checks: bool) -> bool {
+    let mut next = *pos;
+    next.play_fide(geo, mv);
+    (checks || crate::movegen::king_attacked(geo, &next, next.turn()))
+        && !crate::movegen::has_legal_move(geo, &next)
 }
 
 /// Whether the side to move has a king that falls at the end of its move unless the
