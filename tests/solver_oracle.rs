@@ -206,10 +206,7 @@ fn trapdoor_with_ticking_men_equals_brute_force() {
 fn a_remembered_mate_while_the_attackers_king_falls() {
     let line = "7k/8/1pp1NN2/8/8/8/P7/3RK3 w - - dm 2; trapdoor 2; \
                 trapdoor_order falls-first; timers \"e1:2\";";
-    let Ok(Line::Position(rec)) = parse_line(line, 1) else {
-        panic!("not read: {line}");
-    };
-    let p = from_record(*rec).unwrap();
+    let p = common::problem(line);
     let want = oracle_keys(&p, 2);
     assert!(want.contains("a2a3") && want.contains("d1d8"), "{want}");
     assert_eq!(solved_keys(&p, &p.position, 2, 1), want);
