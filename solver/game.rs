@@ -716,7 +716,15 @@ impl<T: Terrain> Game<T> {
                 self.play_core_in_place(&mut played.position, mv);
                 played
             }
-            Some(td) => self.play_trapdoor(pos, mv, td),
+            Some(td) => {
+                let mut played = Played {
+                    position: *pos,
+                    fallen: Bitboard::EMPTY,
+                    outcome: None,
+                };
+                self.play_trapdoor_in_place(&mut played, mv, td, &mut None);
+                played
+            }
         }
     }
 
@@ -731,7 +739,12 @@ impl<T: Terrain> Game<T> {
                 out.outcome = None;
                 self.play_core_in_place(&mut out.position, mv);
             }
-            Some(td) => *out = self.play_trapdoor(pos, mv, td),
+            Some(td) => {
+                out.position = *pos;
+                out.fallen = Bitboard::EMPTY;
+                out.outcome = None;
+                self.play_trapdoor_in_place(out, mv, td, &mut None);
+            }
         }
     }
 
@@ -743,7 +756,12 @@ impl<T: Terrain> Game<T> {
             return self.is_checkmated(&self.play_core(pos, mv));
         };
         let mut defence = None;
-        let played = self.play_trapdoor_noting_defence(pos, mv, td, &mut defence);
+        let mut played = Played {
+            position: *pos,
+            fallen: Bitboard::EMPTY,
+            outcome: None,
+        };
+        self.play_trapdoor_in_place(&mut played, mv, td, &mut defence);
         match played.outcome {
             Some(Outcome::Mate) => true,
             Some(Outcome::KingFell) => false,
@@ -784,69 +802,50 @@ impl<T: Terrain> Game<T> {
         (self.geo(after).queen_attacks(king, Bitboard::EMPTY) & fallen).is_empty()
     }
 
-    /// `play` on a Trapdoor board: arrival, countdown, falls and their order.
-    fn play_trapdoor(&self, pos: &Position, mv: Move, td: Trapdoor) -> Played {
-        self.play_trapdoor_noting_defence(pos, mv, td, &mut None)
-    }
-
-    /// `play_trapdoor`, noting in `defence` the legal move the opponent was found to
-    /// have when the move checks before anything falls (mate first) without mating.
+    /// `play` on a Trapdoor board, on `out` that holds the position before the move
+    /// (no outcome, nothing fallen): arrival, countdown, falls and their order. Notes in
+    /// `defence` the legal move the opponent was found to have when the move checks
+    /// before anything falls (mate first) without mating.
     #[inline(always)]
-    fn play_trapdoor_noting_defence(
+    fn play_trapdoor_in_place(
         &self,
-        pos: &Position,
+        out: &mut Played,
         mv: Move,
         td: Trapdoor,
         defence: &mut Option<Move>,
-    ) -> Played {
-        let mut p = self.play_core(pos, mv);
-        let us = pos.turn();
+    ) {
+        let p = &mut out.position;
+        let us = p.turn();
+        self.play_core_in_place(p, mv);
         let arrivals = Position::arrivals(mv);
-        td.arrive(&mut p, arrivals);
-        if !Trapdoor::counts_down(&p, us, arrivals) {
-            return Played {
-                position: p,
-                fallen: Bitboard::EMPTY,
-                outcome: None,
-            };
+        td.arrive(p, arrivals);
+        if !Trapdoor::counts_down(p, us, arrivals) {
+            return;
         }
         match td.order {
             FallOrder::MateFirst => {
                 // Only a check can be a mate; without one, skip the costly test.
-                if self.in_check(&p) {
-                    *defence = self.first_legal_move_at(&p, 0);
+                if self.in_check(p) {
+                    *defence = self.first_legal_move_at(p, 0);
                     if defence.is_none() {
-                        return Played {
-                            position: p,
-                            fallen: Bitboard::EMPTY,
-                            outcome: Some(Outcome::Mate),
-                        };
+                        out.outcome = Some(Outcome::Mate);
+                        return;
                     }
                 }
-                let fallen = Trapdoor::count_down(&mut p, us, arrivals);
-                let outcome = p.board().king(us).is_none().then_some(Outcome::KingFell);
-                Played {
-                    position: p,
-                    fallen,
-                    outcome,
+                out.fallen = Trapdoor::count_down(p, us, arrivals);
+                if p.board().king(us).is_none() {
+                    out.outcome = Some(Outcome::KingFell);
                 }
             }
             FallOrder::FallsFirst => {
-                let fallen = Trapdoor::count_down(&mut p, us, arrivals);
-                let outcome = if p.board().king(us).is_none() {
+                out.fallen = Trapdoor::count_down(p, us, arrivals);
+                if p.board().king(us).is_none() {
                     // A king that falls loses unless the same move mates (rule 1.5 option).
-                    Some(if self.is_checkmated(&p) {
+                    out.outcome = Some(if self.is_checkmated(p) {
                         Outcome::Mate
                     } else {
                         Outcome::KingFell
-                    })
-                } else {
-                    None
-                };
-                Played {
-                    position: p,
-                    fallen,
-                    outcome,
+                    });
                 }
             }
         }

@@ -556,6 +556,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                 return Ok(true);
             }
         }
+        order::sort_defences_by_kind(self.game, pos, &mut moves);
         order::sort_defences(&mut moves, hint, killer);
         let ordered = moves.as_slice();
         if self.split_defences

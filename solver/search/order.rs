@@ -165,6 +165,31 @@ pub fn sort_attacks<T: Terrain>(
     });
 }
 
+/// Orders defences by kind before `sort_defences` puts its two first: checks, then
+/// captures, then the rest; under Trapdoor the king's own moves last (a king that
+/// moves starts ticking and must then keep moving or fall: such a defence seldom
+/// refutes, and the attacker's reply to it cannot be cut to checks). Ordering only.
+pub fn sort_defences_by_kind<T: Terrain>(game: &Game<T>, pos: &Position, moves: &mut MoveList) {
+    if moves.len() < 2 || game.terrain.shifts() {
+        return;
+    }
+    let geo = game.geo(pos);
+    let info = CheckInfo::new(geo, pos);
+    let theirs = pos.board().by_color(!pos.turn());
+    let king_last = game.rules().trapdoor.is_some();
+    order_by_priority(moves, |mv| {
+        if king_last && mv.role == Role::King {
+            0
+        } else if info.gives_check(geo, pos, mv) {
+            3
+        } else if theirs.contains(mv.to) {
+            2
+        } else {
+            1
+        }
+    });
+}
+
 /// Orders defences: the table's hint and the last refutation first (a refutation is
 /// usually found again among siblings), the rest in generation order.
 #[inline]
@@ -886,5 +911,47 @@ mod tests {
             }
         }
         assert!(kept > 10_000 && lost > 5_000, "{kept} {lost}");
+    }
+
+    /// Defences come checks first, then captures, then the rest, each kind in
+    /// generation order; under Trapdoor the king's own moves come last. Black's rook
+    /// checks from a1 and g2 and takes on a5; the king has three steps.
+    #[test]
+    fn defences_are_ordered_checks_captures_rest() {
+        let pos = parse_fen("7k/8/8/N7/8/8/r7/6K1 b - -").unwrap();
+        let ordered = |game: &Game<Standard>| {
+            let generated = game.legal_moves(&pos);
+            let mut moves = game.legal_moves(&pos);
+            sort_defences_by_kind(game, &pos, &mut moves);
+            let name = |m: &Move| m.coord(false).to_string();
+            let names: Vec<String> = moves.iter().map(name).collect();
+            let generated: Vec<String> = generated.iter().map(name).collect();
+            (names, generated)
+        };
+        let (fide, generated) = ordered(&Game::fide());
+        assert_eq!(fide.len(), 14);
+        let mut checks = fide[..2].to_vec();
+        checks.sort();
+        assert_eq!(checks, ["a2a1", "a2g2"]);
+        assert_eq!(fide[2], "a2a5");
+        let rest: Vec<&String> = generated
+            .iter()
+            .filter(|m| !fide[..3].contains(m))
+            .collect();
+        assert_eq!(fide[3..].iter().collect::<Vec<_>>(), rest);
+
+        let trapdoor = Game::new(crate::game::Rules {
+            trapdoor: Some(crate::trapdoor::Trapdoor {
+                timer: 1,
+                order: crate::trapdoor::FallOrder::MateFirst,
+            }),
+            taxi: None,
+        });
+        let (td, _) = ordered(&trapdoor);
+        assert_eq!(td[..3], fide[..3]);
+        let mut king: Vec<String> = td[11..].to_vec();
+        king.sort();
+        assert_eq!(king, ["h8g7", "h8g8", "h8h7"]);
+        assert!(td[3..11].iter().all(|m| m.starts_with("a2")));
     }
 }
