@@ -169,6 +169,7 @@ pub fn sort_attacks<T: Terrain>(
 /// captures, then the rest; under Trapdoor the king's own moves last (a king that
 /// moves starts ticking and must then keep moving or fall: such a defence seldom
 /// refutes, and the attacker's reply to it cannot be cut to checks). Ordering only.
+#[inline(never)]
 pub fn sort_defences_by_kind<T: Terrain>(game: &Game<T>, pos: &Position, moves: &mut MoveList) {
     if moves.len() < 2 || game.terrain.shifts() {
         return;
