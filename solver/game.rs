@@ -722,7 +722,7 @@ impl<T: Terrain> Game<T> {
                     fallen: Bitboard::EMPTY,
                     outcome: None,
                 };
-                self.play_trapdoor_in_place(&mut played, mv, td, &mut None);
+                self.play_trapdoor_in_place(&mut played, mv, td, false, &mut None);
                 played
             }
         }
@@ -743,7 +743,7 @@ impl<T: Terrain> Game<T> {
                 out.position = *pos;
                 out.fallen = Bitboard::EMPTY;
                 out.outcome = None;
-                self.play_trapdoor_in_place(out, mv, td, &mut None);
+                self.play_trapdoor_in_place(out, mv, td, false, &mut None);
             }
         }
     }
@@ -755,19 +755,23 @@ impl<T: Terrain> Game<T> {
         let Some(td) = self.rules.trapdoor else {
             return self.is_checkmated(&self.play_core(pos, mv));
         };
+        // A man that arrives attacking the king checks in P and, as it does not fall and
+        // falls only open lines, in P' too: two check tests saved (not under Taxi, where
+        // an attack is a check only if it is paid for).
+        let checks = self.rules.taxi.is_none() && self.arrives_attacking_king(pos, mv);
         let mut defence = None;
         let mut played = Played {
             position: *pos,
             fallen: Bitboard::EMPTY,
             outcome: None,
         };
-        self.play_trapdoor_in_place(&mut played, mv, td, &mut defence);
+        self.play_trapdoor_in_place(&mut played, mv, td, checks, &mut defence);
         match played.outcome {
             Some(Outcome::Mate) => true,
             Some(Outcome::KingFell) => false,
             None => {
                 let next = &played.position;
-                self.in_check(next)
+                (checks || self.in_check(next))
                     && defence.is_none_or(|d| {
                         !self.survives_falls(next, d, played.fallen)
                             && self.is_legal_quick(next, d) != Some(true)
@@ -802,16 +806,34 @@ impl<T: Terrain> Game<T> {
         (self.geo(after).queen_attacks(king, Bitboard::EMPTY) & fallen).is_empty()
     }
 
+    /// Whether the man that `mv` (an ordinary move) moves attacks the opponent's king
+    /// from where it arrives.
+    #[inline]
+    fn arrives_attacking_king(&self, pos: &Position, mv: Move) -> bool {
+        let board = pos.board();
+        if mv.kind != MoveKind::Normal {
+            return false;
+        }
+        let Some(king) = board.king(!pos.turn()) else {
+            return false;
+        };
+        let occupied = board.occupied().without(mv.from).with(mv.to);
+        crate::attacks::piece_attacks(self.geo(pos), mv.role, pos.turn(), mv.to, occupied)
+            .contains(king)
+    }
+
     /// `play` on a Trapdoor board, on `out` that holds the position before the move
-    /// (no outcome, nothing fallen): arrival, countdown, falls and their order. Notes in
-    /// `defence` the legal move the opponent was found to have when the move checks
-    /// before anything falls (mate first) without mating.
+    /// (no outcome, nothing fallen): arrival, countdown, falls and their order. `checks`:
+    /// the move is known to give check in P. Notes in `defence` the legal move the
+    /// opponent was found to have when the move checks before anything falls (mate
+    /// first) without mating.
     #[inline(always)]
     fn play_trapdoor_in_place(
         &self,
         out: &mut Played,
         mv: Move,
         td: Trapdoor,
+        checks: bool,
         defence: &mut Option<Move>,
     ) {
         let p = &mut out.position;
@@ -825,7 +847,7 @@ impl<T: Terrain> Game<T> {
         match td.order {
             FallOrder::MateFirst => {
                 // Only a check can be a mate; without one, skip the costly test.
-                if self.in_check(p) {
+                if checks || self.in_check(p) {
                     *defence = self.first_legal_move_at(p, 0);
                     if defence.is_none() {
                         out.outcome = Some(Outcome::Mate);

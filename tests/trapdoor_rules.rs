@@ -155,6 +155,39 @@ fn rule_1_5e_a_check_discovered_by_a_fall_mates() {
     );
 }
 
+/// Rule 1.5e when the fall alone does not open the line: the d1 bishop leaving rank 1
+/// with the c1 knight falling uncovers the a1 rook. Every bishop move mates, no other
+/// move does.
+#[test]
+fn rule_1_5e_a_man_leaving_a_line_that_a_fall_opens_mates() {
+    let p = problem("8/8/8/8/8/6K1/4P3/R1NB3k w - - trapdoor 1; timers \"c1:1\";");
+    let mut keys = solve_keys(&p, 1);
+    keys.sort();
+    assert_eq!(keys, ["d1a4", "d1b3", "d1c2"]);
+    let r = play(&p, "d1c2");
+    assert_eq!(r.fallen.collect::<Vec<_>>(), vec![Square::C1]);
+    assert_eq!(p.game.status(&r.position), Status::Checkmated);
+}
+
+/// Rules 1.5b and 1.6 from the defender's side: Black's king on a8 must move or fall,
+/// and cannot move. Every Black move but one lets it fall; 1...Rc1 mates first, unless
+/// White's move made room for the king or put a knight in reach of f1. So 1.Nf4, 1.Nf6
+/// and 1.Ng7 are no keys, under either order of events.
+#[test]
+fn rule_1_5b_a_king_due_to_fall_is_saved_by_a_mate() {
+    for order in ["", " trapdoor_order falls-first;"] {
+        let line = format!("knr5/pp6/8/7N/8/8/6PP/7K w - - trapdoor 1; timers \"a8:1\";{order}");
+        let p = problem(&line);
+        let mut keys = solve_keys(&p, 1);
+        keys.sort();
+        assert_eq!(
+            keys,
+            ["g2g3", "g2g4", "h1g1", "h2h3", "h2h4", "h5g3"],
+            "{order}"
+        );
+    }
+}
+
 #[test]
 fn falls_first_a_falling_king_loses_unless_the_move_mates() {
     for order in ["", " trapdoor_order falls-first;"] {

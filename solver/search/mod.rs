@@ -17,8 +17,11 @@ use crate::game::{Game, Outcome, Played};
 use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
+use crate::trapdoor::FallOrder;
 use crate::types::Role;
-use order::{CheckCandidates, CheckInfo, FlightCover, FlightTakers, Flights, KingEscapes};
+use order::{
+    CheckCandidates, CheckInfo, FallChecks, FlightCover, FlightTakers, Flights, KingEscapes,
+};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -265,11 +268,11 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         let geo = self.game.geo(pos);
         let fide = self.game.is_plain();
         let shortcut = if fide {
-            Some([Bitboard::EMPTY; 2])
+            Some(FallChecks::default())
         } else {
             self.last_ply_shortcut(pos)
         };
-        if let Some([rook_extra, bishop_extra]) = shortcut {
+        if let Some(falls) = shortcut {
             // The move that last won. Right after a win (a sibling defence met) it mostly
             // mates here too: tried before anything is generated, it saves the
             // candidates, flights and escapes. After a failure it mostly fails: then it
@@ -283,8 +286,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     None => {}
                 }
             }
-            // Only a move that gives check in P can mate, or one that puts a rider
-            // behind a falling piece: generate just those.
+            // Only a move that gives check in P can mate, or one that the falls make a
+            // check: generate just those.
             let info = CheckInfo::new(geo, pos);
             let taxi = self.game.rules.taxi.as_ref();
             // A mate leaves no flight free: the pieces' moves are cut to those that may
@@ -305,7 +308,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
                     geo,
                     info: &info,
                     out: &mut candidates,
-                    behind_falls: [rook_extra, bishop_extra],
+                    falls,
                     flights: cover,
                 },
             );
@@ -463,14 +466,14 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
     }
 
-    /// Under Trapdoor or Taxi rules, which attacker's last moves can win. A win needs mate (so a
-    /// check in P or, after the falls, in P') unless the defender's king can fall; a
-    /// check in P' that was not one in P comes from a rider standing beyond a falling
-    /// piece on a line to the king. Returns `None` when every move must be tried (the
-    /// defender's king may fall, such a rider already stands there, or aftershocks are
-    /// played), else the squares beyond falling pieces where an arriving rook-like
-    /// (first) or bishop-like (second) piece could be uncovered.
-    fn last_ply_shortcut(&self, pos: &Position) -> Option<[Bitboard; 2]> {
+    /// Under Trapdoor or Taxi rules, which attacker's last moves can win. A win needs
+    /// mate (so a check in P or, after the falls, in P') unless the defender's king can
+    /// fall. A check in P' that was not one in P is a rider of ours whose line to the
+    /// king the falls clear: the rider arrives beyond a falling man, or stands there and
+    /// the move takes the one other man off its line. Returns `None` when every move
+    /// must be tried (the defender's king may fall, only falling men stand between a
+    /// rider and the king, or aftershocks are played), else those moves (`FallChecks`).
+    fn last_ply_shortcut(&self, pos: &Position) -> Option<FallChecks> {
         if self.game.terrain.shifts() {
             return None;
         }
@@ -492,9 +495,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             return None;
         }
         let expiring = crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::EMPTY);
-        let mut extra = [Bitboard::EMPTY; 2];
+        let mut falls = FallChecks::default();
         let orthogonal = geo.rook_attacks(king, Bitboard::EMPTY);
         let diagonal = geo.bishop_attacks(king, Bitboard::EMPTY);
+        let ours = board.by_color(us);
         for x in expiring & (orthogonal | diagonal) {
             let line = geo.line(king, x);
             let beyond = line
@@ -505,12 +509,21 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             } else {
                 (1, board.bishops_and_queens())
             };
-            if (beyond & riders & board.by_color(us)).is_nonempty() {
-                return None;
+            falls.arrivals[i] |= beyond;
+            for rider in beyond & riders & ours {
+                // The move can clear one man off the line (its own): with two others
+                // left, or one of the defender's (taking it puts ours there; en
+                // passant, the one exception, is always a candidate), it stays shut.
+                let staying = (geo.between(king, rider) & board.occupied()) - expiring;
+                if staying.is_empty() {
+                    return None;
+                }
+                if !staying.more_than_one() {
+                    falls.discoverers |= staying & ours;
+                }
             }
-            extra[i] |= beyond;
         }
-        Some(extra)
+        Some(falls)
     }
 
     /// Whether the attacker wins within `n` of its moves from `pos`, where the defender
@@ -620,10 +633,29 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             return self.game.in_check(pos);
         }
         let king_steps = |mv: &Move| mv.role == Role::King && !mv.is_aftershock();
-        !moves.iter().any(king_steps)
-            && moves
-                .iter()
-                .all(|&d| self.game.play(pos, d).outcome == Some(Outcome::KingFell))
+        if moves.iter().any(king_steps) {
+            return false;
+        }
+        // Every defence lets the king fall, so each loses unless it mates first. Mate
+        // first (rule 1.5b) that is a mate in P, which needs a check in P: only the
+        // checking defences are played (not on a board that shifts, whose aftershocks
+        // move the lines).
+        let mate_first = self
+            .game
+            .rules
+            .trapdoor
+            .is_some_and(|td| td.order == FallOrder::MateFirst);
+        if mate_first && !self.game.terrain.shifts() {
+            let geo = self.game.geo(pos);
+            let info = CheckInfo::new(geo, pos);
+            return !moves.iter().any(|&d| {
+                info.gives_check(geo, pos, d)
+                    && self.game.play(pos, d).outcome == Some(Outcome::Mate)
+            });
+        }
+        moves
+            .iter()
+            .all(|&d| self.game.play(pos, d).outcome == Some(Outcome::KingFell))
     }
 
     fn defend_parallel(
@@ -712,6 +744,7 @@ fn defender_king_may_fall(pos: &Position) -> bool {
 mod tests {
     use super::*;
     use crate::game::AnyGame;
+    use crate::types::Square;
 
     fn game_and_position(line: &str) -> (Game<crate::geometry::Standard>, Position) {
         let p = crate::problem::from_line(line);
@@ -824,6 +857,36 @@ mod tests {
             compared > 10_000 && shared_wins > 100,
             "{compared} {shared_wins}"
         );
+    }
+
+    /// The last ply's candidates under Trapdoor: a man of ours that is the only other
+    /// blocker besides a falling one discovers a check as it leaves the line; with only
+    /// falling men between rider and king every move is tried; a man of the defender's
+    /// in between keeps the line shut.
+    #[test]
+    fn last_ply_finds_checks_the_falls_uncover() {
+        let stop = AtomicBool::new(false);
+        let table = Table::new(1);
+        let shortcut = |line: &str| {
+            let (game, pos) = game_and_position(line);
+            unlimited(&game, &table, &stop).last_ply_shortcut(&pos)
+        };
+        let timers = "trapdoor 1; timers \"c1:1\";";
+        let line = format!("8/8/8/8/8/6K1/4P3/R1NB3k w - - {timers}");
+        let falls = shortcut(&line).unwrap();
+        assert_eq!(falls.discoverers, Bitboard::from_square(Square::D1));
+        // Only such a move mates (Bc2, Bb3, Ba4): the last ply must generate it.
+        let (game, pos) = game_and_position(&line);
+        let s = unlimited(&game, &table, &stop);
+        assert!(s.attack(&pos, 1, &mut Killers::default()).unwrap());
+        let beyond_c1 = Bitboard::from_square(Square::A1).with(Square::B1);
+        assert_eq!(falls.arrivals, [beyond_c1, Bitboard::EMPTY]);
+        assert_eq!(
+            shortcut(&format!("8/8/8/8/8/6K1/8/R1N4k w - - {timers}")),
+            None
+        );
+        let falls = shortcut(&format!("8/8/8/8/8/6K1/8/R1Nb3k w - - {timers}")).unwrap();
+        assert_eq!(falls.discoverers, Bitboard::EMPTY);
     }
 
     #[test]

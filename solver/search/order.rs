@@ -215,17 +215,28 @@ pub fn sort_defences(moves: &mut MoveList, hint: u16, killer: Option<Move>) {
     }
 }
 
+/// Where the attacker's last move may give a check that only the falls at its end
+/// uncover (Trapdoor, rule 1.5e): none under FIDE rules.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FallChecks {
+    /// Squares beyond a falling man of ours from which an arriving rook-like (first) or
+    /// bishop-like (second) piece would see the king once it has fallen.
+    pub arrivals: [Bitboard; 2],
+    /// Men of ours that, with nothing but falling men, stand between the king and a
+    /// rider of ours: leaving the line uncovers it once they have fallen.
+    pub discoverers: Bitboard,
+}
+
 /// Collects the moves that may give check: exact for ordinary moves, and every
 /// promotion and special move (the caller verifies those on the board). Also the
-/// moves of a rook-like (first) or bishop-like (second) piece to `behind_falls`.
+/// moves that may give check only once falling men have gone (`falls`).
 /// With `flights`, a piece's moves only where they may also take every free flight
 /// (pawn moves are all kept).
 pub struct CheckCandidates<'a, G: Geometry> {
     pub geo: &'a G,
     pub info: &'a CheckInfo,
     pub out: &'a mut MoveList,
-    /// Squares from which a rider gives check once falling men have gone (Trapdoor).
-    pub behind_falls: [Bitboard; 2],
+    pub falls: FallChecks,
     pub flights: Option<FlightCover<'a, G>>,
 }
 
@@ -236,7 +247,7 @@ impl<G: Geometry> CheckCandidates<'_, G> {
             return Bitboard::EMPTY;
         };
         let direct = targets & self.info.squares[role.index()];
-        if self.info.discoverers.contains(from) {
+        if (self.info.discoverers | self.falls.discoverers).contains(from) {
             direct | (targets - self.geo.line(king, from))
         } else {
             direct
@@ -247,7 +258,7 @@ impl<G: Geometry> CheckCandidates<'_, G> {
 impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        let [straight, diagonal] = self.behind_falls;
+        let [straight, diagonal] = self.falls.arrivals;
         let behind = match role {
             Role::Rook => straight,
             Role::Bishop => diagonal,
@@ -576,7 +587,7 @@ mod tests {
                     geo: &Standard,
                     info: &info,
                     out: &mut candidates,
-                    behind_falls: [Bitboard::EMPTY; 2],
+                    falls: FallChecks::default(),
                     flights: None,
                 },
             );
@@ -623,7 +634,7 @@ mod tests {
                     geo,
                     info: &info,
                     out: &mut candidates,
-                    behind_falls: [Bitboard::EMPTY; 2],
+                    falls: FallChecks::default(),
                     flights: flights
                         .free
                         .is_nonempty()
