@@ -36,7 +36,8 @@ pub fn perft_fide<G: Geometry>(geo: &G, pos: &Position, depth: u32, bulk: bool) 
     let mut nodes = 0;
     for &mv in moves.iter() {
         let mut child = *pos;
-        child.play_fide(geo, mv);
+        // No count reads the key.
+        child.play_fide_unkeyed(geo, mv);
         // Observed, so that making a leaf move is never optimised away.
         nodes += perft_fide(geo, std::hint::black_box(&child), depth - 1, bulk);
     }

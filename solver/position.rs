@@ -290,15 +290,19 @@ impl Position {
     }
 
     #[inline(always)]
-    fn put(&mut self, sq: Square, piece: Piece) {
+    fn put<const KEYED: bool>(&mut self, sq: Square, piece: Piece) {
         self.board.put(sq, piece);
-        self.hash ^= zobrist::piece(sq, piece);
+        if KEYED {
+            self.hash ^= zobrist::piece(sq, piece);
+        }
     }
 
     #[inline(always)]
-    fn take(&mut self, sq: Square, piece: Piece) {
+    fn take<const KEYED: bool>(&mut self, sq: Square, piece: Piece) {
         self.board.take(sq, piece);
-        self.hash ^= zobrist::piece(sq, piece);
+        if KEYED {
+            self.hash ^= zobrist::piece(sq, piece);
+        }
     }
 
     /// Plays the board's part of a legal move: pieces, rights, counters, side to move.
@@ -308,7 +312,7 @@ impl Position {
     #[inline(always)]
     pub fn play_board<G: Geometry>(&mut self, geo: &G, mv: Move) -> Option<(Square, Piece)> {
         let (us, ep) = (self.turn, self.ep);
-        self.apply::<G, false>(geo, mv, us, ep)
+        self.apply::<G, false, true>(geo, mv, us, ep)
     }
 
     /// `play_board` for FIDE rules on a fixed board, where no man ticks and no
@@ -318,7 +322,15 @@ impl Position {
     #[inline(always)]
     pub fn play_fide<G: Geometry>(&mut self, geo: &G, mv: Move) -> Option<(Square, Piece)> {
         let (us, ep) = (self.turn, self.ep);
-        self.apply::<G, true>(geo, mv, us, ep)
+        self.apply::<G, true, true>(geo, mv, us, ep)
+    }
+
+    /// `play_fide` that leaves the Zobrist key stale: for positions whose key is never
+    /// read (perft; the solver's last-ply mate test, which skips the table).
+    #[inline(always)]
+    pub fn play_fide_unkeyed<G: Geometry>(&mut self, geo: &G, mv: Move) {
+        let (us, ep) = (self.turn, self.ep);
+        self.apply::<G, true, false>(geo, mv, us, ep);
     }
 
     /// The position after a legal move, leaving `self` as it is.
@@ -328,13 +340,13 @@ impl Position {
         // byte load right after the block copy would stall on store forwarding.
         let (us, ep) = (self.turn, self.ep);
         let mut child = *self;
-        child.apply::<G, false>(geo, mv, us, ep);
+        child.apply::<G, false, true>(geo, mv, us, ep);
         child
     }
 
     /// The board's part of `mv`; `FIDE`: no variant state to look at (`play_fide`).
     #[inline(always)]
-    fn apply<G: Geometry, const FIDE: bool>(
+    fn apply<G: Geometry, const FIDE: bool, const KEYED: bool>(
         &mut self,
         geo: &G,
         mv: Move,
@@ -351,7 +363,9 @@ impl Position {
         {
             if let Some(ep) = ep {
                 self.ep = None;
-                self.hash ^= zobrist::en_passant(ep);
+                if KEYED {
+                    self.hash ^= zobrist::en_passant(ep);
+                }
             }
             if !FIDE {
                 self.end_return_bar();
@@ -382,16 +396,20 @@ impl Position {
         let moving = Piece::new(us, mv.role);
         // Ordinary moves and double steps first: nearly every move a search plays.
         let captured = if matches!(mv.kind, MoveKind::Normal | MoveKind::DoublePush) {
-            let captured = self.capture_on(mv.to, them);
+            let captured = self.capture_on::<KEYED>(mv.to, them);
             self.board.shift(moving, mv.from, mv.to);
-            self.hash ^= zobrist::piece(mv.from, moving) ^ zobrist::piece(mv.to, moving);
+            if KEYED {
+                self.hash ^= zobrist::piece(mv.from, moving) ^ zobrist::piece(mv.to, moving);
+            }
             if mv.kind == MoveKind::DoublePush {
                 let passed = geo.pawn_step(us, mv.from).single();
                 let capturers =
                     geo.pawn_attacks(us, passed) & self.board.by_piece(them, Role::Pawn);
                 if capturers.is_nonempty() {
                     self.ep = Some(passed);
-                    self.hash ^= zobrist::en_passant(passed);
+                    if KEYED {
+                        self.hash ^= zobrist::en_passant(passed);
+                    }
                 }
             }
             captured
@@ -399,27 +417,27 @@ impl Position {
             match mv.kind {
                 MoveKind::Castle => {
                     let rook = Piece::new(us, Role::Rook);
-                    self.take(mv.from, moving);
-                    self.take(mv.to, rook);
-                    self.put(mv.castle_king_to(), moving);
-                    self.put(mv.castle_rook_to(), rook);
+                    self.take::<KEYED>(mv.from, moving);
+                    self.take::<KEYED>(mv.to, rook);
+                    self.put::<KEYED>(mv.castle_king_to(), moving);
+                    self.put::<KEYED>(mv.castle_rook_to(), rook);
                     None
                 }
                 MoveKind::EnPassant => {
                     let victim_sq = geo.pawn_step(them, mv.to).single();
                     let victim = Piece::new(them, Role::Pawn);
-                    self.take(victim_sq, victim);
+                    self.take::<KEYED>(victim_sq, victim);
                     if !FIDE && self.timers.ticking().is_nonempty() {
                         self.set_timer(victim_sq, None);
                     }
-                    self.take(mv.from, moving);
-                    self.put(mv.to, moving);
+                    self.take::<KEYED>(mv.from, moving);
+                    self.put::<KEYED>(mv.to, moving);
                     Some((victim_sq, victim))
                 }
                 MoveKind::Promotion(role) => {
-                    let captured = self.capture_on(mv.to, them);
-                    self.take(mv.from, moving);
-                    self.put(mv.to, Piece::new(us, role));
+                    let captured = self.capture_on::<KEYED>(mv.to, them);
+                    self.take::<KEYED>(mv.from, moving);
+                    self.put::<KEYED>(mv.to, Piece::new(us, role));
                     captured
                 }
                 _ => unreachable!("ordinary moves and aftershocks are played above"),
@@ -433,7 +451,9 @@ impl Position {
             }
             let lost = self.castling & touched;
             if lost.is_nonempty() {
-                self.hash ^= zobrist::castling_set(lost);
+                if KEYED {
+                    self.hash ^= zobrist::castling_set(lost);
+                }
                 self.castling = self.castling - lost;
             }
         }
@@ -441,18 +461,24 @@ impl Position {
         self.halfmoves = self.halfmoves.saturating_add(1) * (!reset) as u16;
         self.fullmoves += us as u32;
         self.turn = them;
-        self.hash ^= zobrist::black_to_move();
+        if KEYED {
+            self.hash ^= zobrist::black_to_move();
+        }
         captured
     }
 
     /// Removes the man of `them` on `sq`, if any (a capture), returning it.
     #[inline(always)]
-    fn capture_on(&mut self, sq: Square, them: Color) -> Option<(Square, Piece)> {
+    fn capture_on<const KEYED: bool>(
+        &mut self,
+        sq: Square,
+        them: Color,
+    ) -> Option<(Square, Piece)> {
         if !self.board.by_color(them).contains(sq) {
             return None;
         }
         let victim = Piece::new(them, self.board.role_at(sq)?);
-        self.take(sq, victim);
+        self.take::<KEYED>(sq, victim);
         Some((sq, victim))
     }
 
@@ -490,5 +516,35 @@ impl Position {
                 ..self.quake
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::geometry::Standard;
+    use crate::test_games::random_positions;
+
+    /// The unkeyed make plays the same board, rights and counters as the keyed one,
+    /// whose key stays what a key worked out from scratch says (castling, en passant,
+    /// promotions and captures among the moves of random games).
+    #[test]
+    fn unkeyed_play_differs_only_in_the_key() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ];
+        let mut moves_seen = 0;
+        random_positions(0x5EED_0F_F1DE, &starts, 20, 60, |pos, moves| {
+            for &mv in moves.iter() {
+                let (mut keyed, mut unkeyed) = (*pos, *pos);
+                keyed.play_fide(&Standard, mv);
+                unkeyed.play_fide_unkeyed(&Standard, mv);
+                assert_eq!(keyed, unkeyed, "{mv:?} in {}", crate::fen::write_fen(pos));
+                assert_eq!(keyed.hash(), keyed.compute_hash());
+                moves_seen += 1;
+            }
+        });
+        assert!(moves_seen > 20_000, "{moves_seen}");
     }
 }

@@ -728,7 +728,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
 #[inline]
 fn fide_mates<G: Geometry>(geo: &G, pos: &Position, mv: Move, checks: bool) -> bool {
     let mut next = *pos;
-    next.play_fide(geo, mv);
+    next.play_fide_unkeyed(geo, mv);
     (checks || crate::movegen::king_attacked(geo, &next, next.turn()))
         && !crate::movegen::has_legal_move(geo, &next)
 }
