@@ -535,7 +535,7 @@ mod tests {
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         ];
         let mut moves_seen = 0;
-        random_positions(0x5EED_0F_F1DE, &starts, 20, 60, |pos, moves| {
+        random_positions(0x5EED_F1DE, &starts, 20, 60, |pos, moves| {
             for &mv in moves.iter() {
                 let (mut keyed, mut unkeyed) = (*pos, *pos);
                 keyed.play_fide(&Standard, mv);
