@@ -232,6 +232,31 @@ fn taxi_and_trapdoor_search_equals_brute_force() {
     });
 }
 
+/// Taxi with Trapdoor and ticking men, the defender's king often due to fall: a
+/// defence then saves it only by mating first, and under Taxi a quiet move can be that
+/// mate (it leaves the cash to make an attack standing there a check, rules.md 2.2).
+#[test]
+fn taxi_and_trapdoor_with_ticking_men_equal_brute_force() {
+    compare(0x3C6E_F372_FE94_F82B, 400, |rng, placement| {
+        let mut ticking = Vec::new();
+        for (man, square) in men(placement) {
+            if rng.below(if man == 'k' { 2 } else { 5 }) == 0 {
+                ticking.push(format!("{square}:1"));
+            }
+        }
+        let timers = match ticking.is_empty() {
+            true => String::new(),
+            false => format!(" timers \"{}\";", ticking.join(" ")),
+        };
+        format!(
+            "taxi \"{} {}\"; trapdoor {};{timers}",
+            2 + rng.below(14),
+            rng.below(9),
+            1 + rng.below(2)
+        )
+    });
+}
+
 /// Three-movers under Taxi: the table's proofs and the refutation memory at work over
 /// three moves, with cash running low.
 #[test]

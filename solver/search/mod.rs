@@ -638,14 +638,15 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         }
         // Every defence lets the king fall, so each loses unless it mates first. Mate
         // first (rule 1.5b) that is a mate in P, which needs a check in P: only the
-        // checking defences are played (not on a board that shifts, whose aftershocks
-        // move the lines).
+        // checking defences are played. Not on a board that shifts (aftershocks move the
+        // lines), nor under Taxi (a quiet move can make an attack standing there
+        // affordable, rules.md 2.2).
         let mate_first = self
             .game
             .rules
             .trapdoor
             .is_some_and(|td| td.order == FallOrder::MateFirst);
-        if mate_first && !self.game.terrain.shifts() {
+        if mate_first && !self.game.terrain.shifts() && self.game.rules.taxi.is_none() {
             let geo = self.game.geo(pos);
             let info = CheckInfo::new(geo, pos);
             return !moves.iter().any(|&d| {
@@ -887,6 +888,25 @@ mod tests {
         );
         let falls = shortcut(&format!("8/8/8/8/8/6K1/8/R1Nb3k w - - {timers}")).unwrap();
         assert_eq!(falls.discoverers, Bitboard::EMPTY);
+    }
+
+    /// Black's king (a8, due to fall) cannot move: each defence loses unless it mates
+    /// first. Under Taxi the mates are a6 and b6, quiet moves that give no check on the
+    /// board: each leaves Black 2 at its next turn, enough for the ride f3-h1, and White
+    /// can neither pay for Nxf3 (5 of 4) nor step out. 1...Bg2+ (a check on the board)
+    /// is met by Kxg2. So Black is not lost (rules.md 1.5b, 2.2).
+    #[test]
+    fn a_king_due_to_fall_is_saved_by_a_quiet_taxi_mate() {
+        let line = "kn6/pp6/8/8/8/5b2/7P/6NK b - - taxi \"2 1\"; trapdoor 1; timers \"a8:1\";";
+        let (game, pos) = game_and_position(line);
+        let quiet = Move::new(Role::Pawn, Square::A7, Square::A6, MoveKind::Normal);
+        assert_eq!(game.play(&pos, quiet).outcome, Some(Outcome::Mate));
+        let check = Move::new(Role::Bishop, Square::F3, Square::G2, MoveKind::Normal);
+        assert_eq!(game.play(&pos, check).outcome, Some(Outcome::KingFell));
+        let stop = AtomicBool::new(false);
+        let table = Table::new(1);
+        let s = unlimited(&game, &table, &stop);
+        assert!(!s.defend(&pos, 1, &mut Killers::default()).unwrap());
     }
 
     #[test]
