@@ -28,6 +28,9 @@ impl<F: FnMut(Move) -> bool> MoveSink for FirstLegal<F> {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
             self.special(Move::new(role, from, to, MoveKind::Normal));
+            if self.found.is_some() {
+                return;
+            }
         }
     }
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
@@ -690,10 +693,13 @@ impl<T: Terrain> Game<T> {
             Role::King => mv.to,
             _ => board.king(pos.turn())?,
         };
-        if falling.contains(king) {
+        let geo = self.geo(pos);
+        // Falls only open lines through their squares: none on a line from the king
+        // (or the king itself falling) exposes nothing.
+        if falling.contains(king) || (geo.queen_attacks(king, Bitboard::EMPTY) & falling).is_empty()
+        {
             return Some(false);
         }
-        let geo = self.geo(pos);
         let occupied = (board.occupied() - falling).without(mv.from).with(mv.to);
         let them = board.by_color(!pos.turn()).without(mv.to);
         let riders = (geo.rook_attacks(king, occupied) & board.rooks_and_queens())

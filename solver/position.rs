@@ -53,14 +53,20 @@ impl Timers {
             | (self.planes[2].contains(sq) as u8) << 2
     }
 
+    /// Stops the timers on `squares`.
     #[inline(always)]
-    fn set_left(&mut self, sq: Square, r: u8) {
+    fn clear(&mut self, squares: Bitboard) {
+        for plane in &mut self.planes {
+            *plane = *plane - squares;
+        }
+    }
+
+    /// Starts a timer of `r` on `sq`, which is not ticking (branch-free: r's bits are
+    /// shifted into the planes).
+    #[inline(always)]
+    fn start(&mut self, sq: Square, r: u8) {
         for (bit, plane) in self.planes.iter_mut().enumerate() {
-            if r >> bit & 1 == 1 {
-                plane.set(sq);
-            } else {
-                plane.clear(sq);
-            }
+            *plane |= Bitboard(u64::from(r >> bit & 1) << sq.index());
         }
     }
 }
@@ -219,14 +225,25 @@ impl Position {
     /// Sets the timer of the piece on `sq` (`None`: safe). `r` is at most
     /// `Timers::MAX` (callers check it when reading input).
     pub fn set_timer(&mut self, sq: Square, left: Option<u8>) {
-        if let Some(old) = self.timers.get(sq) {
-            self.hash ^= zobrist::timer(sq, old);
-            self.timers.set_left(sq, 0);
-        }
+        self.stop_timers(Bitboard::from_square(sq));
         if let Some(r) = left.filter(|&r| r > 0) {
             let r = r.min(Timers::MAX);
-            self.timers.set_left(sq, r);
+            self.timers.start(sq, r);
             self.hash ^= zobrist::timer(sq, r);
+        }
+    }
+
+    /// Stops the timers of the men on `squares`, if they tick: a man that leaves its
+    /// square or is taken stops ticking (rules.md 1.2-1.3). Most moves touch no ticking
+    /// man: then this is one test.
+    #[inline]
+    pub(crate) fn stop_timers(&mut self, squares: Bitboard) {
+        let stopping = squares & self.timers.ticking();
+        if stopping.is_nonempty() {
+            for sq in stopping {
+                self.hash ^= zobrist::timer(sq, self.timers.left(sq));
+            }
+            self.timers.clear(stopping);
         }
     }
 
@@ -384,11 +401,10 @@ impl Position {
                 self.hash ^= zobrist::black_to_move();
                 return None;
             }
-            if !FIDE && self.timers.ticking().is_nonempty() {
+            if !FIDE {
                 // The mover leaves its square; a man captured on `to` (or the castling
                 // rook there) stops ticking. En passant clears its victim below.
-                self.set_timer(mv.from, None);
-                self.set_timer(mv.to, None);
+                self.stop_timers(Bitboard::from_square(mv.from) | Bitboard::from_square(mv.to));
             }
         }
 
@@ -427,8 +443,8 @@ impl Position {
                     let victim_sq = geo.pawn_step(them, mv.to).single();
                     let victim = Piece::new(them, Role::Pawn);
                     self.take::<KEYED>(victim_sq, victim);
-                    if !FIDE && self.timers.ticking().is_nonempty() {
-                        self.set_timer(victim_sq, None);
+                    if !FIDE {
+                        self.stop_timers(Bitboard::from_square(victim_sq));
                     }
                     self.take::<KEYED>(mv.from, moving);
                     self.put::<KEYED>(mv.to, moving);

@@ -71,15 +71,13 @@ impl Trapdoor {
     /// the fallen pieces.
     pub fn count_down(pos: &mut Position, mover: Color, arrivals: Bitboard) -> Bitboard {
         let own = (pos.timers().ticking() & pos.board().by_color(mover)) - arrivals;
-        let mut fallen = Bitboard::EMPTY;
-        for sq in own {
+        let fallen = own & pos.timers().on_last_move();
+        for sq in fallen {
+            pos.remove_piece(sq);
+        }
+        for sq in own - fallen {
             let left = pos.timers().left(sq);
-            if left <= 1 {
-                pos.remove_piece(sq);
-                fallen.set(sq);
-            } else {
-                pos.set_timer(sq, Some(left - 1));
-            }
+            pos.set_timer(sq, Some(left - 1));
         }
         fallen
     }
