@@ -613,43 +613,37 @@ impl<T: Terrain> Game<T> {
         };
         expiring.is_empty()
             || !guard.may_expose(mv)
+            || self.falls_off_the_kings_lines(pos, mv, expiring)
             || self.exposed_by_falls(pos, mv, expiring) == Some(false)
-            || self.trapdoor_legal_played(td, pos, mv, expiring, depth)
+            || self.trapdoor_legal_played(td, pos, mv, depth)
     }
 
-    /// `trapdoor_legal` for a move after which the mover's men on `expiring` fall and
-    /// may expose its king.
-    #[inline(never)]
-    fn trapdoor_legal_played(
-        &self,
-        td: &Trapdoor,
-        pos: &Position,
-        mv: Move,
-        expiring: Bitboard,
-        depth: u32,
-    ) -> bool {
-        let us = pos.turn();
-        let arrivals = Position::arrivals(mv);
-        // A fall can only expose the king by opening a line to it: with no falling piece
-        // on a line from the king's square (after the move), nothing is exposed. (A king
-        // that falls itself makes a legal, losing move.)
-        let king_after = if mv.role == Role::King {
-            if mv.is_castle() {
-                mv.castle_king_to()
-            } else {
-                mv.to
-            }
-        } else {
-            match pos.board().king(us) {
+    /// Whether no man on `falling` stands on a line from the mover's king where `mv`
+    /// leaves it (or the mover has no king): falls only open lines through their
+    /// squares, so such falls expose nothing (rule 1.5d). Never for an aftershock, which
+    /// moves the lines themselves.
+    #[inline(always)]
+    fn falls_off_the_kings_lines(&self, pos: &Position, mv: Move, falling: Bitboard) -> bool {
+        if mv.is_aftershock() {
+            return false;
+        }
+        let king = match mv.role {
+            Role::King if mv.is_castle() => mv.castle_king_to(),
+            Role::King => mv.to,
+            _ => match pos.board().king(pos.turn()) {
                 Some(k) => k,
                 None => return true,
-            }
+            },
         };
-        if !mv.is_aftershock()
-            && (self.geo(pos).queen_attacks(king_after, Bitboard::EMPTY) & expiring).is_empty()
-        {
-            return true;
-        }
+        (self.geo(pos).queen_attacks(king, Bitboard::EMPTY) & falling).is_empty()
+    }
+
+    /// `trapdoor_legal` for a move after which the mover's falling men stand on a line
+    /// from its king and the board cannot say whether they expose it: played out.
+    #[inline(never)]
+    fn trapdoor_legal_played(&self, td: &Trapdoor, pos: &Position, mv: Move, depth: u32) -> bool {
+        let us = pos.turn();
+        let arrivals = Position::arrivals(mv);
         let mut p = self.play_core(pos, mv);
         td.arrive(&mut p, arrivals);
         let before_falls = p;
@@ -693,13 +687,10 @@ impl<T: Terrain> Game<T> {
             Role::King => mv.to,
             _ => board.king(pos.turn())?,
         };
-        let geo = self.geo(pos);
-        // Falls only open lines through their squares: none on a line from the king
-        // (or the king itself falling) exposes nothing.
-        if falling.contains(king) || (geo.queen_attacks(king, Bitboard::EMPTY) & falling).is_empty()
-        {
+        if falling.contains(king) {
             return Some(false);
         }
+        let geo = self.geo(pos);
         let occupied = (board.occupied() - falling).without(mv.from).with(mv.to);
         let them = board.by_color(!pos.turn()).without(mv.to);
         let riders = (geo.rook_attacks(king, occupied) & board.rooks_and_queens())
