@@ -54,19 +54,30 @@ fn oracle_keys(p: &Problem, n: u32) -> String {
 }
 
 /// A random placement: both kings (Black's on the edge), `extra` men (most of them
-/// White's), White to move.
-fn random_board(rng: &mut Rng, extra: usize) -> String {
+/// White's), White to move. With White's king within two steps of Black's when `near`: under
+/// Taxi a side that cannot pay gives no check, so kings may stand side by side and a
+/// king's step can check and mate (rules.md 2.2-2.3).
+fn random_board_with_kings(rng: &mut Rng, extra: usize, near: bool) -> String {
     let mut board = [None::<char>; 64];
     let mut place = |rng: &mut Rng, piece: char, allowed: &dyn Fn(usize, usize) -> bool| loop {
         let sq = rng.below(64);
         if board[sq].is_none() && allowed(sq / 8, sq % 8) {
             board[sq] = Some(piece);
-            return;
+            return sq;
         }
     };
-    place(rng, 'K', &|_, _| true);
     // The defending king on the edge, where mates are common.
-    place(rng, 'k', &|rank, file| rank == 7 || file == 0 || file == 7);
+    let edge = |rank: usize, file: usize| rank == 7 || file == 0 || file == 7;
+    if near {
+        let black_king = place(rng, 'k', &edge);
+        let (bk_rank, bk_file) = (black_king / 8, black_king % 8);
+        place(rng, 'K', &|rank, file| {
+            rank.abs_diff(bk_rank) <= 2 && file.abs_diff(bk_file) <= 2
+        });
+    } else {
+        place(rng, 'K', &|_, _| true);
+        place(rng, 'k', &edge);
+    }
     for _ in 0..extra {
         let piece = b"QRRBBNNP"[rng.below(8)] as char;
         let piece = if rng.below(4) == 0 {
@@ -111,12 +122,23 @@ fn compare(seed: u64, count: usize, ops: impl Fn(&mut Rng, &str) -> String) {
 /// `compare` with the stipulation drawn from `depths`; `ops` is given the board (the
 /// FEN's placement field).
 fn compare_at(seed: u64, count: usize, depths: &[u32], ops: impl Fn(&mut Rng, &str) -> String) {
+    compare_boards(seed, count, depths, false, ops)
+}
+
+/// `compare_at` with the kings within two steps of each other when `kings_near`.
+fn compare_boards(
+    seed: u64,
+    count: usize,
+    depths: &[u32],
+    kings_near: bool,
+    ops: impl Fn(&mut Rng, &str) -> String,
+) {
     let mut rng = Rng(seed);
     let (mut compared, mut with_keys) = (0, 0);
     while compared < count {
         let extra = 3 + rng.below(3);
         let n = depths[rng.below(depths.len())];
-        let board = random_board(&mut rng, extra);
+        let board = random_board_with_kings(&mut rng, extra, kings_near);
         let line = format!("{board} w - - dm {n}; {}", ops(&mut rng, &board));
         // The line is well formed; the position may be one the reader refuses.
         let Ok(Line::Position(rec)) = parse_line(&line, 1) else {
@@ -288,4 +310,114 @@ fn taxi_mate_by_a_move_fide_forbids() {
         "e1d1 e1f1 e1f2 e2a2 e2b2 e2c2 e2d2 e2e3 e2e4 e2e6 e2f2 e2g2 h2h3 h2h4"
     );
     assert_eq!(solved_keys(&p, &p.position, 2, 1), want);
+}
+
+/// Taxi where a side may be unable to pay (cash from 0, income 0 to 3) and the kings
+/// stand near each other: a king beside a king that cannot pay is not in check, and a
+/// king's own step can check and mate ("checkmate by bankruptcy", rules.md 2.2-2.3).
+/// #1 to #3, alone and with Trapdoor.
+#[test]
+fn taxi_kings_that_cannot_pay_equal_brute_force() {
+    compare_boards(0x5851_F42D_4C95_7F2D, 500, &[1, 2, 3], true, |rng, _| {
+        format!(
+            "taxi \"{} {}\"; taxi_income {};",
+            rng.below(10),
+            rng.below(5),
+            rng.below(4)
+        )
+    });
+}
+
+#[test]
+fn taxi_and_trapdoor_kings_that_cannot_pay_equal_brute_force() {
+    compare_boards(
+        0x1405_7B7E_F767_814F,
+        400,
+        &[1, 2, 3],
+        true,
+        |rng, placement| {
+            let timer = 1 + rng.below(2);
+            let mut ticking = Vec::new();
+            for (_, square) in men(placement) {
+                if rng.below(5) == 0 {
+                    ticking.push(format!("{square}:{}", 1 + rng.below(timer)));
+                }
+            }
+            let timers = match ticking.is_empty() {
+                true => String::new(),
+                false => format!(" timers \"{}\";", ticking.join(" ")),
+            };
+            let order = ["", " trapdoor_order falls-first;"][rng.below(2)];
+            format!(
+                "taxi \"{} {}\"; taxi_income {}; trapdoor {timer};{order}{timers}",
+                rng.below(10),
+                rng.below(5),
+                rng.below(4)
+            )
+        },
+    );
+}
+
+/// The same on Earthquake boards: steps across the seam are physical, so a king beside
+/// a king may stand on the other half (rules.md 3.1-3.2 with 2.2).
+#[test]
+fn taxi_on_earthquake_kings_that_cannot_pay_equal_brute_force() {
+    compare_boards(0xDA94_2042_E4DD_58B5, 400, &[1, 2, 3], true, |rng, _| {
+        let (dx, dy) = (rng.below(5) as i64 - 2, rng.below(3) as i64 - 1);
+        let trapdoor = ["", " trapdoor 1;"][rng.below(2)];
+        format!(
+            "earthquake \"{dx} {dy}\"; taxi \"{} {}\"; taxi_income {};{trapdoor}",
+            rng.below(10),
+            rng.below(5),
+            rng.below(4)
+        )
+    });
+}
+
+/// Both the brute-force reference and the solver give `want` as the key set of `line`.
+fn assert_keys(line: &str, n: u32, want: &str) {
+    let p = common::problem(line);
+    assert_eq!(oracle_keys(&p, n), want, "reference: {line}");
+    assert_eq!(solved_keys(&p, &p.position, n, 1), want, "solver: {line}");
+    assert_eq!(
+        solved_keys(&p, &p.position, n, 2),
+        want,
+        "solver, 2 threads: {line}"
+    );
+}
+
+/// Checkmate by bankruptcy (rules.md 2.2-2.3): Black, with no income and nothing left
+/// after its move, cannot pay to take a king beside its own, so White's king steps up
+/// and mates: 1.h3 Ka7 2.Kc7 Ka6 3.Kb6#. Every key, #3 and the #2 after 1.h3 Ka7.
+#[test]
+fn taxi_rule_2_3_checkmate_by_a_king_beside_a_king() {
+    assert_keys(
+        "1k6/8/2K5/8/8/4B3/7P/8 w - - taxi \"4 2\"; taxi_income 0;",
+        3,
+        "c6b6 e3d2 e3d4 e3f2 e3f4 h2h3",
+    );
+    assert_keys(
+        "8/k7/2K5/8/8/4B2P/8/8 w - - taxi \"3 1\"; taxi_income 0;",
+        2,
+        "c6c7 e3d2 e3d4 e3f2 e3f4 h3h4",
+    );
+    // One move before the end: both king steps beside b8 mate.
+    assert_keys(
+        "1k6/8/2K5/8/8/4B2P/8/8 w - - taxi \"2 0\"; taxi_income 0;",
+        1,
+        "c6b7 c6c7",
+    );
+}
+
+/// The same class on an Earthquake board (1,0) (rules.md 3.1-3.2 with 2.3): the lower
+/// half sits one file right, so b4 and b5 touch diagonally across the seam. #2: 1.Kb4
+/// Ka6 2.Kb5#, a mate by a king's step across the seam; on the standard board the key
+/// is 1.Kc4 instead. #3: 1.Kc5 (b4 to c5 is a step straight up across the seam).
+#[test]
+fn taxi_rule_2_3_bankruptcy_mates_across_the_seam() {
+    let board = "8/8/8/k7/8/1K6/8/4B2P w - - taxi \"3 1\"; taxi_income 0;";
+    assert_keys(&format!("{board} earthquake \"1 0\";"), 2, "b3b4");
+    assert_keys(board, 2, "b3c4");
+    let board = "8/8/8/k7/1K6/8/8/4B2P w - - taxi \"4 2\"; taxi_income 0;";
+    assert_keys(&format!("{board} earthquake \"1 0\";"), 3, "b4c5");
 }

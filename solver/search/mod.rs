@@ -288,8 +288,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             }
             // Only a move that gives check in P can mate, or one that the falls make a
             // check: generate just those.
-            let info = CheckInfo::new(geo, pos);
             let taxi = self.game.rules.taxi.as_ref();
+            let info = CheckInfo::with_king_checks(geo, pos, taxi.is_some());
             // A mate leaves no flight free: the pieces' moves are cut to those that may
             // take every one, the pawns' are judged one by one below.
             let flights = self.flights(pos);

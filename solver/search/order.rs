@@ -25,7 +25,8 @@ fn promo_bits(mv: Move) -> u16 {
 }
 
 /// What the defender's king is exposed to, for testing whether an attacking move gives
-/// check without playing it (FIDE rules).
+/// check without playing it: FIDE attacks, and with `kings_check` the attacker's king's
+/// too.
 pub struct CheckInfo {
     king: Option<Square>,
     /// Squares from which a piece of each role would attack the king.
@@ -35,7 +36,15 @@ pub struct CheckInfo {
 }
 
 impl CheckInfo {
+    /// FIDE rules: a king never attacks a king (it could not stand next to it).
     pub fn new<G: Geometry>(geo: &G, pos: &Position) -> CheckInfo {
+        CheckInfo::with_king_checks(geo, pos, false)
+    }
+
+    /// With `kings_check`, a king step next to the defender's king is an attack on it.
+    /// Under Taxi a side that cannot pay for a step gives no check, so kings may stand
+    /// side by side and a king's own step can check and mate (rules.md 2.2-2.3).
+    pub fn with_king_checks<G: Geometry>(geo: &G, pos: &Position, kings_check: bool) -> CheckInfo {
         let us = pos.turn();
         let them = !us;
         let board = pos.board();
@@ -55,7 +64,11 @@ impl CheckInfo {
             bishop,
             rook,
             bishop | rook,
-            Bitboard::EMPTY,
+            if kings_check {
+                geo.king_attacks(king)
+            } else {
+                Bitboard::EMPTY
+            },
         ];
         // Our riders aimed at the king with exactly one of our pieces between.
         let ours = board.by_color(us);
@@ -282,7 +295,8 @@ impl<G: Geometry> MoveSink for CheckCandidates<'_, G> {
     fn special(&mut self, mv: Move) {
         self.out.push(mv);
     }
-    /// The king gives check only by discovery: its steps are worth testing only then.
+    /// The king gives check by discovery, and under Taxi by stepping next to the king
+    /// (`CheckInfo::with_king_checks`): its steps are worth testing only then.
     #[inline(always)]
     fn king_steps_wanted(&self, king: Square) -> Bitboard {
         self.checking_targets(Role::King, king, Bitboard::FULL)
