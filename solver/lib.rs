@@ -16,6 +16,7 @@ pub mod diagram;
 pub mod epd;
 pub mod fen;
 pub mod game;
+pub mod generic;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
@@ -33,6 +34,7 @@ mod test_games;
 mod test_rng;
 pub mod trapdoor;
 pub mod types;
+pub mod underworld;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

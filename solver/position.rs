@@ -267,6 +267,13 @@ impl Position {
         Some(piece)
     }
 
+    /// Puts a piece on an empty square (Underworld: a man returned to the World,
+    /// rules.md 4d-4e), keeping the key.
+    pub fn place_piece(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(!self.board.occupied().contains(sq));
+        self.put::<true>(sq, piece);
+    }
+
     /// The Zobrist hash of the whole state, worked out from scratch (`hash()` keeps it
     /// up to date).
     pub fn compute_hash(&self) -> u64 {

@@ -379,11 +379,23 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
         }
     }
 
+    let stipulation = stipulation_of(&rec)?;
+    Ok(Problem {
+        stipulation,
+        record: rec,
+        game,
+        position,
+    })
+}
+
+/// The stipulation a record states (`dm N` or `stip "#N"`, which must agree), if any.
+pub fn stipulation_of(rec: &Record) -> Result<Option<Stipulation>, LineError> {
+    let op = |name: &str| rec.get(name);
     let dm = match op("dm") {
         Some(o) => {
-            let n = number(&rec, o, "a number of moves")?;
+            let n = number(rec, o, "a number of moves")?;
             if !(1..=MAX_MOVES).contains(&n) {
-                return Err(at(&rec, o, format!("dm: {n} is outside 1..={MAX_MOVES}")));
+                return Err(at(rec, o, format!("dm: {n} is outside 1..={MAX_MOVES}")));
             }
             Some(Stipulation { moves: n })
         }
@@ -396,12 +408,12 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
                 Some(st) => Some(st),
                 None if s.starts_with('#') => {
                     return Err(at(
-                        &rec,
+                        rec,
                         o,
                         format!("stip: '{s}' is not #N with 1 <= N <= {MAX_MOVES}"),
                     ))
                 }
-                None => return Err(at(&rec, o, format!("stip: '{s}' is not supported yet"))),
+                None => return Err(at(rec, o, format!("stip: '{s}' is not supported yet"))),
             }
         }
         None => None,
@@ -409,18 +421,13 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
     if let (Some(a), Some(b)) = (dm, stip) {
         if a != b {
             return Err(at(
-                &rec,
+                rec,
                 op("stip").unwrap(),
                 format!("stip {b} disagrees with dm {}", a.moves),
             ));
         }
     }
-    Ok(Problem {
-        stipulation: dm.or(stip),
-        record: rec,
-        game,
-        position,
-    })
+    Ok(dm.or(stip))
 }
 
 /// The position line of `pos` under `game`'s rules: FEN fields then the operations that

@@ -3,6 +3,7 @@
 
 use fairysolve::epd::{self, Line, Record};
 use fairysolve::problem::{self, Problem};
+use fairysolve::underworld::UnderworldProblem;
 use std::io::Read;
 
 /// One position line of the input, read or not.
@@ -17,6 +18,18 @@ impl Item {
     pub fn problem(&self) -> Result<Problem, String> {
         let rec = self.record.as_ref().map_err(|e| e.clone())?;
         problem::from_record(rec.clone()).map_err(|e| format!("{}: {}", self.file_part(), e))
+    }
+
+    /// The Underworld problem of this line, if it is an Underworld line (`Ok(None)`
+    /// when it is not), or a located message.
+    pub fn underworld(&self) -> Result<Option<UnderworldProblem>, String> {
+        let rec = self.record.as_ref().map_err(|e| e.clone())?;
+        if !fairysolve::underworld::setup::is_underworld(rec) {
+            return Ok(None);
+        }
+        fairysolve::underworld::setup::read(rec.clone())
+            .map(Some)
+            .map_err(|e| format!("{}: {}", self.file_part(), e))
     }
 
     /// The problem this line states, read for retro-analysis (rules.md 6.3 verdicts

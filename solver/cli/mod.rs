@@ -9,6 +9,7 @@ mod replay;
 mod retro;
 mod show;
 mod solve;
+mod two_board;
 
 use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;

@@ -4,7 +4,6 @@ use super::input::{command_input, Item};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::epd::perft_depth;
-use fairysolve::moves::Move;
 use fairysolve::perft;
 use std::time::Instant;
 
@@ -35,22 +34,46 @@ pub struct PerftArgs {
 /// Deepest perft accepted: beyond it no run ends in a reasonable time.
 const MAX_DEPTH: u32 = 12;
 
-/// One count: leaves, time, the split by first move (with --divide), Chess960 notation.
+/// One count: leaves, time, and the split by first move (with --divide) in the
+/// coordinates of `--json` keys.
 struct Count {
     nodes: u64,
     millis: u128,
-    divide: Vec<(Move, u64)>,
-    chess960: bool,
+    divide: Vec<(String, u64)>,
 }
 
 fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
+    if let Some(p) = item.underworld()? {
+        let start = Instant::now();
+        let game = fairysolve::underworld::Underworld;
+        let (nodes, divide) = if args.divide && depth > 0 {
+            let d = fairysolve::generic::perft::divide(&game, &p.state, depth);
+            (d.iter().map(|(_, n)| n).sum(), d)
+        } else {
+            (
+                fairysolve::generic::perft::perft(&game, &p.state, depth),
+                Vec::new(),
+            )
+        };
+        return Ok(Count {
+            nodes,
+            millis: start.elapsed().as_millis(),
+            divide,
+        });
+    }
     let problem = item.problem()?;
     let bulk = !args.no_bulk;
     let start = Instant::now();
+    let chess960 = problem.position.is_chess960();
     // At depth 0 there is no first move to divide by: the one node is the position.
     let (nodes, divide) = if args.divide && depth > 0 {
         let d = fairysolve::with_game!(&problem.game, g => perft::divide(g, &problem.position, depth, bulk));
-        (d.iter().map(|(_, n)| n).sum(), d)
+        (
+            d.iter().map(|(_, n)| n).sum(),
+            d.iter()
+                .map(|(m, n)| (m.coord(chess960).to_string(), *n))
+                .collect(),
+        )
     } else {
         (
             problem.game.perft(&problem.position, depth, bulk),
@@ -61,34 +84,30 @@ fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
         nodes,
         millis: start.elapsed().as_millis(),
         divide,
-        chess960: problem.position.is_chess960(),
     })
 }
 
-fn report(
-    source: &str,
-    depth: u32,
-    nodes: u64,
-    millis: u128,
-    divide: &[(Move, u64)],
-    chess960: bool,
-    json: bool,
-) {
+fn report(source: &str, depth: u32, count: &Count, json: bool) {
+    let Count {
+        nodes,
+        millis,
+        divide,
+    } = count;
     if json {
         let mut obj = serde_json::json!({"nodes": nodes, "depth": depth, "millis": millis});
         if !divide.is_empty() {
             let map: serde_json::Map<String, serde_json::Value> = divide
                 .iter()
-                .map(|(m, n)| (m.coord(chess960).to_string(), serde_json::json!(n)))
+                .map(|(m, n)| (m.clone(), serde_json::json!(n)))
                 .collect();
             obj["divide"] = serde_json::Value::Object(map);
         }
         println!("{obj}");
     } else {
         for (m, n) in divide {
-            println!("{}: {n}", m.coord(chess960));
+            println!("{m}: {n}");
         }
-        let nps = (nodes as u128 * 1000).checked_div(millis).unwrap_or(0);
+        let nps = (*nodes as u128 * 1000).checked_div(*millis).unwrap_or(0);
         println!("{source} depth {depth}: {nodes} nodes in {millis} ms ({nps} nodes/s)");
     }
 }
@@ -153,21 +172,9 @@ pub fn run(args: PerftArgs) -> bool {
                     ok = false;
                     break;
                 }
-                Ok(Count {
-                    nodes,
-                    millis,
-                    divide,
-                    chess960,
-                }) => {
-                    report(
-                        &item.source,
-                        depth,
-                        nodes,
-                        millis,
-                        &divide,
-                        chess960,
-                        args.json,
-                    );
+                Ok(c) => {
+                    report(&item.source, depth, &c, args.json);
+                    let nodes = c.nodes;
                     if let Some(want) = want {
                         if want != nodes {
                             eprintln!(

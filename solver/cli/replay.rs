@@ -46,6 +46,14 @@ fn move_texts(args: &[String]) -> Vec<String> {
 pub fn run(args: ReplayArgs) -> bool {
     let fen = args.fen.clone().unwrap_or_else(|| START.to_string());
     let items = gather(&[], Some(&fen), &args.variants.operations());
+    match items[0].underworld() {
+        Ok(Some(p)) => return super::two_board::replay_underworld(&p, &move_texts(&args.moves)),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("{e}");
+            return false;
+        }
+    }
     let problem = match items[0].problem() {
         Ok(p) => p,
         Err(e) => {

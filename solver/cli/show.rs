@@ -27,6 +27,25 @@ pub fn run(args: ShowArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in items {
+        match item.underworld() {
+            Ok(Some(p)) => {
+                let id = p
+                    .record
+                    .id()
+                    .map(|s| format!(" \"{s}\""))
+                    .unwrap_or_default();
+                println!("{}{id}", item.source);
+                print!("{}", super::two_board::draw_underworld(&p.state));
+                println!("{}\n", write_record(&p.record));
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("{e}");
+                ok = false;
+                continue;
+            }
+        }
         let problem = item.problem();
         // A line of a game not played yet is still written back, as read; any other
         // line that cannot be played is only reported.

@@ -383,7 +383,7 @@ fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
 
 /// A position that was not solved, with every field of formats.md 2 present, so that a
 /// script reads the same keys on every line.
-fn error_json(item: &Item, message: &str) -> Value {
+pub(super) fn error_json(item: &Item, message: &str) -> Value {
     json!({
         "id": item.record.as_ref().ok().and_then(|r| r.id()),
         "source": item.source,
@@ -571,10 +571,10 @@ fn hash_table(mb: usize) -> Option<Table> {
 }
 
 /// What solving one item printed, and whether it went through.
-struct Report {
-    stdout: String,
-    stderr: String,
-    ok: bool,
+pub(super) struct Report {
+    pub stdout: String,
+    pub stderr: String,
+    pub ok: bool,
 }
 
 pub fn run(args: SolveArgs) -> bool {
@@ -656,6 +656,18 @@ fn solve_item(
         }
         out.ok = false;
         return out;
+    }
+    match item.underworld() {
+        Ok(Some(p)) => return super::two_board::solve_underworld(item, &p, args, opts, table),
+        Ok(None) => {}
+        Err(e) => {
+            if args.json {
+                let _ = writeln!(out.stdout, "{}", error_json(item, &e));
+            }
+            let _ = writeln!(out.stderr, "{e}");
+            out.ok = false;
+            return out;
+        }
     }
     let prepared = item.problem().and_then(|p| {
         let s = stipulation(&p, args).map_err(|e| format!("{}: {e}", item.source))?;

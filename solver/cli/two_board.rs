@@ -1,0 +1,305 @@
+//! The commands on the two-board games, which the solver core plays: solving an
+//! Underworld line (text and `--json`), drawing both boards side by side.
+
+use super::input::Item;
+use super::solve::{error_json, Report, SolveArgs};
+use fairysolve::generic::search::{self, CoreSolution, Line};
+use fairysolve::generic::TurnGame;
+use fairysolve::problem::Stipulation;
+use fairysolve::search::solution::SolveOptions;
+use fairysolve::search::tt::Table;
+use fairysolve::types::Color;
+use fairysolve::underworld::state::UState;
+use fairysolve::underworld::{Underworld, UnderworldProblem};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+
+/// The stipulation of an Underworld line, as for the single-board games.
+fn stipulation(p: &UnderworldProblem, args: &SolveArgs) -> Result<Stipulation, String> {
+    args.depth
+        .map(|moves| Stipulation { moves })
+        .or(p.stipulation)
+        .or(args.stip)
+        .ok_or_else(|| {
+            "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
+                .into()
+        })
+}
+
+/// The tree as composers read it: each move on a line of its own, indented by depth,
+/// with its round number (`1.`, `1...`), and `!` on a key.
+fn print_line(line: &Line, attacker: Color, round: u32, depth: usize, out: &mut String) {
+    let indent = "    ".repeat(depth);
+    let number = if line.mover == attacker {
+        format!("{round}.")
+    } else {
+        format!("{round}...")
+    };
+    let mark = if depth == 0 { "!" } else { "" };
+    let _ = write!(out, "{indent}{number}{}{mark}", line.notation);
+    if line.truncated {
+        out.push_str(" ...");
+    }
+    if depth == 0 && !line.ends {
+        let _ = write!(out, " (wins in {})", line.wins_in);
+    }
+    if line.children.len() > 1 && line.children.iter().all(|c| c.mover == attacker) {
+        out.push_str(" (dual)");
+    }
+    out.push('\n');
+    for child in &line.children {
+        // A new round begins when the round left shrinks below the move's own.
+        let next_round = round + line.wins_in.saturating_sub(child.wins_in);
+        print_line(child, attacker, next_round, depth + 1, out);
+    }
+}
+
+fn line_json(line: &Line) -> Value {
+    json!({
+        "move": line.coord,
+        "san": line.notation,
+        "side": line.mover.name().to_lowercase(),
+        "wins_in": line.wins_in,
+        "ends": line.ends,
+        "truncated": line.truncated,
+        "next": line.children.iter().map(line_json).collect::<Vec<_>>(),
+    })
+}
+
+fn status(sol: &CoreSolution) -> &'static str {
+    if !sol.complete() {
+        "timeout"
+    } else if sol.keys.is_empty() {
+        "no-solution"
+    } else {
+        "solved"
+    }
+}
+
+/// Solves one Underworld line (`#N` in rounds, rules.md 4.6).
+pub fn solve_underworld(
+    item: &Item,
+    p: &UnderworldProblem,
+    args: &SolveArgs,
+    opts: &SolveOptions,
+    table: &Table,
+) -> Report {
+    let mut out = Report {
+        stdout: String::new(),
+        stderr: String::new(),
+        ok: true,
+    };
+    let stip = match stipulation(p, args) {
+        Ok(s) => s,
+        Err(e) => {
+            let e = format!("{}: {e}", item.source);
+            if args.json {
+                let _ = writeln!(out.stdout, "{}", error_json(item, &e));
+            }
+            let _ = writeln!(out.stderr, "{e}");
+            out.ok = false;
+            return out;
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let game = Underworld;
+    let sol = search::solve(&game, table, &p.state, stip.moves, opts, &stop, &|_, _| {});
+    out.ok = sol.finished();
+    let attacker = game.mover(&p.state);
+    if args.json {
+        let mut v = json!({
+            "id": p.record.id(),
+            "source": item.source,
+            "stip": stip.to_string(),
+            "status": status(&sol),
+            "keys": sol.keys.iter().map(|k| k.0.clone()).collect::<Vec<_>>(),
+            "shortest": sol.shortest(),
+            "cooked": sol.cooked(),
+            "error": null,
+            "tree": sol.trees.iter().map(|t| (t.coord.clone(), line_json(t))).collect::<serde_json::Map<_, _>>(),
+            "nodes": sol.nodes,
+            "millis": sol.elapsed.as_millis() as u64,
+            "threads": sol.threads,
+            "complete": sol.finished(),
+        });
+        if !sol.tries.is_empty() {
+            v["tries"] =
+                json!(sol.tries.iter().map(|t| json!({
+                "move": t.coord,
+                "san": t.notation,
+                "refutations": t.refutations.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>());
+        }
+        if !sol.complete() {
+            v["undecided"] = json!(sol.unresolved);
+        }
+        let _ = writeln!(out.stdout, "{v}");
+        return out;
+    }
+    let s = &mut out.stdout;
+    let id = p
+        .record
+        .id()
+        .map(|s| format!(" \"{s}\""))
+        .unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "{}{id}: {stip} underworld, rounds (phase {}, {} to move)",
+        item.source,
+        p.state.phase.name(),
+        attacker.name()
+    );
+    if !sol.complete() {
+        let _ = writeln!(
+            s,
+            "stopped before the proof was complete: {} first moves undecided",
+            sol.unresolved.len()
+        );
+    }
+    if sol.cut_short {
+        s.push_str("stopped before the tries and variations were complete: the keys are proved, the rest is partial\n");
+    }
+    if sol.keys.is_empty() && sol.complete() {
+        s.push_str("no solution\n");
+    }
+    if args.keys_only || sol.trees.is_empty() {
+        for (_, notation, n) in &sol.keys {
+            let _ = writeln!(s, "1.{notation}! (wins in {n})");
+        }
+    } else {
+        for t in &sol.trees {
+            print_line(t, attacker, 1, 0, s);
+        }
+    }
+    for t in &sol.tries {
+        let refs: Vec<String> = t.refutations.iter().map(|(_, r)| format!("{r}!")).collect();
+        let _ = writeln!(s, "1.{}? {}", t.notation, refs.join(" "));
+    }
+    let keys: Vec<&str> = sol.keys.iter().map(|k| k.0.as_str()).collect();
+    let mut flags = Vec::new();
+    if sol.cooked() {
+        flags.push("cooked".to_string());
+    }
+    if let Some(short) = sol.shortest().filter(|&n| n < stip.moves) {
+        flags.push(format!("short solution in {short}"));
+    }
+    let _ = writeln!(
+        s,
+        "keys: {}{} · {} nodes in {} ms, {} thread{}",
+        if keys.is_empty() {
+            "none".to_string()
+        } else {
+            keys.join(" ")
+        },
+        if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", flags.join(", "))
+        },
+        sol.nodes,
+        sol.elapsed.as_millis(),
+        sol.threads,
+        if sol.threads == 1 { "" } else { "s" }
+    );
+    out
+}
+
+/// Both boards side by side, labelled, with the phase and the reserve.
+pub fn draw_underworld(s: &UState) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "World                      Underworld");
+    for rank in (0..8u8).rev() {
+        let row = |board: &fairysolve::board::Board| {
+            (0..8u8)
+                .map(|file| {
+                    let sq = fairysolve::Square::from_coords(file, rank);
+                    board.piece_at(sq).map_or('.', |p| p.char())
+                })
+                .map(|c| format!("{c} "))
+                .collect::<String>()
+        };
+        let _ = writeln!(
+            out,
+            "{} {}         {} {}",
+            rank + 1,
+            row(s.world.board()),
+            rank + 1,
+            row(&s.under)
+        );
+    }
+    let _ = writeln!(out, "  a b c d e f g h           a b c d e f g h");
+    let mut reserve = String::new();
+    for c in Color::ALL {
+        for role in [
+            fairysolve::Role::Queen,
+            fairysolve::Role::Rook,
+            fairysolve::Role::Bishop,
+            fairysolve::Role::Knight,
+            fairysolve::Role::Pawn,
+        ] {
+            for _ in 0..s.reserve.count(c, role) {
+                reserve.push(fairysolve::Piece::new(c, role).char());
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "phase {} ({} to move on the {}); captured for good: {}",
+        s.phase.name(),
+        s.mover().name(),
+        match s.phase.realm() {
+            fairysolve::underworld::state::Realm::World => "World",
+            fairysolve::underworld::state::Realm::Under => "Underworld",
+        },
+        if reserve.is_empty() {
+            "none".to_string()
+        } else {
+            reserve
+        }
+    );
+    out
+}
+
+/// Plays `moves` from an Underworld line, printing each turn with its round and the
+/// end of the game, then the final position line.
+pub fn replay_underworld(p: &UnderworldProblem, moves: &[String]) -> bool {
+    let game = Underworld;
+    let mut s = p.state;
+    let mut round = 1;
+    for (i, text) in moves.iter().enumerate() {
+        let mv = match fairysolve::underworld::notation::parse(&game, &s, text) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("move {} ({text}): {e}", i + 1);
+                println!("{}", fairysolve::underworld::setup::position_line(&s));
+                return false;
+            }
+        };
+        let mover = game.mover(&s);
+        let prefix = if mover == Color::White {
+            format!("{round}.")
+        } else {
+            format!("{round}...")
+        };
+        println!("{prefix}{} [{}]", game.notation(&s, mv), s.phase.name());
+        let next = game.play(&s, mv);
+        if game.new_round(&s, &next) {
+            round += 1;
+        }
+        s = next;
+        match game.end(&s) {
+            Some(fairysolve::generic::End::Win(c)) => {
+                println!("checkmate on the World: {} wins", c.name());
+                break;
+            }
+            Some(fairysolve::generic::End::Draw) => {
+                println!("draw (stalemate, or both boards hold only their kings)");
+                break;
+            }
+            None => {}
+        }
+    }
+    println!("{}", fairysolve::underworld::setup::position_line(&s));
+    true
+}

@@ -1,0 +1,92 @@
+//! The single-board games (FIDE, Trapdoor, Taxi, Earthquake and their combinations) as a
+//! `TurnGame`: what lets the core's plain search be checked against the fast one of
+//! `crate::search` on the same problems (tests/generic_core.rs), and lets every stipulation
+//! built on the core serve these games too.
+
+use super::{End, TurnGame};
+use crate::game::{Game, Outcome};
+use crate::geometry::Terrain;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::Color;
+
+/// A position of a single-board game, with how the move that led to it ended the game.
+#[derive(Copy, Clone, Debug)]
+pub struct BoardState {
+    pub position: Position,
+    pub ended: Option<End>,
+}
+
+/// `game` with `attacker` as the side whose moves begin each round.
+pub struct OneBoard<'a, T: Terrain> {
+    pub game: &'a Game<T>,
+    pub attacker: Color,
+}
+
+impl BoardState {
+    pub fn new(position: Position) -> BoardState {
+        BoardState {
+            position,
+            ended: None,
+        }
+    }
+}
+
+impl<T: Terrain> TurnGame for OneBoard<'_, T> {
+    type State = BoardState;
+    type Move = Move;
+
+    fn mover(&self, s: &BoardState) -> Color {
+        s.position.turn()
+    }
+
+    fn moves(&self, s: &BoardState) -> Vec<Move> {
+        if s.ended.is_some() {
+            return Vec::new();
+        }
+        self.game.legal_moves(&s.position).iter().copied().collect()
+    }
+
+    fn play(&self, s: &BoardState, mv: Move) -> BoardState {
+        let mover = s.position.turn();
+        let played = self.game.play(&s.position, mv);
+        BoardState {
+            position: played.position,
+            ended: played.outcome.map(|o| match o {
+                Outcome::Mate => End::Win(mover),
+                Outcome::KingFell => End::Win(!mover),
+            }),
+        }
+    }
+
+    fn end(&self, s: &BoardState) -> Option<End> {
+        if s.ended.is_some() {
+            return s.ended;
+        }
+        if self.game.has_legal_move(&s.position) {
+            return None;
+        }
+        Some(if self.game.in_check(&s.position) {
+            End::Win(!s.position.turn())
+        } else {
+            End::Draw
+        })
+    }
+
+    /// A round is the attacker's move and the defender's reply (rules.md 1.6).
+    fn new_round(&self, _before: &BoardState, after: &BoardState) -> bool {
+        after.position.turn() == self.attacker
+    }
+
+    fn key(&self, s: &BoardState) -> u64 {
+        s.position.hash()
+    }
+
+    fn coord(&self, s: &BoardState, mv: Move) -> String {
+        mv.coord(s.position.is_chess960()).to_string()
+    }
+
+    fn notation(&self, s: &BoardState, mv: Move) -> String {
+        crate::san::san(self.game, &s.position, mv)
+    }
+}

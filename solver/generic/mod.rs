@@ -1,0 +1,108 @@
+//! The solver core that every game plugs into. A game supplies its state, its legal
+//! moves, how a move is played, when the game is over and when a new round of `#N`
+//! begins (`TurnGame`); the core supplies the exhaustive AND/OR proof with every key
+//! (`search`), move-sequence counting (`perft`) and the solution tree.
+//!
+//! The single-board games (FIDE, Trapdoor, Taxi, Earthquake) keep their own fast search
+//! in `crate::search`, written for one board and its shortcuts; `adapter` lets them play
+//! through this core as well, which is how the tests check the core against that search.
+//! The two-board games (Underworld, Looking-Glass) play through the core only.
+
+pub mod adapter;
+pub mod perft;
+pub mod search;
+
+use crate::types::Color;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// This side has won (a checkmate, a king's fall or capture, as the game defines).
+    Win(Color),
+    /// Stalemate or another drawn end.
+    Draw,
+}
+
+/// A game as the core sees it: states, moves, and the turn order. Every state has a side
+/// to move; a state where the game is over has no move.
+pub trait TurnGame: Sync {
+    type State: Copy + Send + Sync;
+    type Move: Copy + Eq + Send + Sync + Debug;
+
+    /// The side to move in `s`.
+    fn mover(&self, s: &Self::State) -> Color;
+
+    /// The legal moves of the side to move (none when `end` says the game is over).
+    fn moves(&self, s: &Self::State) -> Vec<Self::Move>;
+
+    /// The state after the legal move `mv`, with every event the rules attach to it.
+    fn play(&self, s: &Self::State, mv: Self::Move) -> Self::State;
+
+    /// Whether the game is over in `s`, and how.
+    fn end(&self, s: &Self::State) -> Option<End>;
+
+    /// Whether the turn from `before` to `after` begins a new round: `#N` counts rounds
+    /// (in a single-board game a round is the attacker's move and the defender's reply).
+    fn new_round(&self, before: &Self::State, after: &Self::State) -> bool;
+
+    /// Whether the moves of `s` complete the previous turn rather than make one (the
+    /// placement of a captured Underworld King, rules.md 4.8e): they take no ply in
+    /// perft (rules.md 7.1), and each is a sequence of its own.
+    fn completes_turn(&self, _s: &Self::State) -> bool {
+        false
+    }
+
+    /// A hash of everything that decides the future of `s` (the transposition table's
+    /// key; collisions are checked by the table's own verification word).
+    fn key(&self, s: &Self::State) -> u64;
+
+    /// `mv` in coordinates, as `--json` keys write it (`U:e1e2`, `W:e2e4`).
+    fn coord(&self, s: &Self::State, mv: Self::Move) -> String;
+
+    /// `mv` as composers write it, with its events (drops, returns, checks, mate).
+    fn notation(&self, s: &Self::State, mv: Self::Move) -> String;
+}
+
+/// A small, fast hasher for state keys (FxHash's multiply-rotate): states are hashed
+/// whole at every node, and SipHash would cost more than the rest of a node's work.
+#[derive(Default)]
+pub struct StateHasher(u64);
+
+impl std::hash::Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        // A final mix so that the table's index bits depend on every input bit.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// The key of a hashable state.
+pub fn hash_of<T: Hash>(value: &T) -> u64 {
+    let mut h = StateHasher::default();
+    value.hash(&mut h);
+    std::hash::Hasher::finish(&h)
+}

@@ -1,0 +1,384 @@
+//! The exhaustive AND/OR proof for any `TurnGame`: the attacker wins within N rounds
+//! when some move of its wins and every move of the defender loses, to the end of the
+//! game or of the N-th round. Nothing is pruned by judgement: every move of both sides
+//! is played. What is proved is kept in the transposition table as bounds (won within
+//! n, not won within n), which are monotone in n and so safe to share between depths.
+
+use super::{End, TurnGame};
+use crate::search::solution::{thread_pool, SolveOptions};
+use crate::search::tt::Table;
+use crate::types::Color;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The search was stopped (time limit or interrupt) before it finished.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub struct Stopped;
+
+type Proof<T> = Result<T, Stopped>;
+
+/// A move of the solution tree: an attacker's move with the defences to it, or a
+/// defence with the attacker's continuations that win soonest (more than one: duals).
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub coord: String,
+    pub notation: String,
+    pub mover: Color,
+    /// Rounds (this one included) within which the attacker wins after this move.
+    pub wins_in: u32,
+    /// The move ends the game.
+    pub ends: bool,
+    pub children: Vec<Line>,
+    /// Part of the tree below was left out (the tree's size budget ran out).
+    pub truncated: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct CoreTry {
+    pub coord: String,
+    pub notation: String,
+    /// Each refutation in coordinates and notation.
+    pub refutations: Vec<(String, String)>,
+}
+
+/// What `solve` proved.
+#[derive(Clone, Debug)]
+pub struct CoreSolution {
+    pub stipulation: u32,
+    /// Every first move that wins within the stipulation: coordinates, notation, and
+    /// the fewest rounds it wins in.
+    pub keys: Vec<(String, String, u32)>,
+    pub trees: Vec<Line>,
+    pub tries: Vec<CoreTry>,
+    /// First moves not decided before the search was stopped.
+    pub unresolved: Vec<String>,
+    /// Keys proved, but the tries or trees were cut short by a limit.
+    pub cut_short: bool,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub threads: usize,
+}
+
+impl CoreSolution {
+    pub fn complete(&self) -> bool {
+        self.unresolved.is_empty()
+    }
+    pub fn finished(&self) -> bool {
+        self.complete() && !self.cut_short
+    }
+    pub fn shortest(&self) -> Option<u32> {
+        self.keys.iter().map(|k| k.2).min()
+    }
+    pub fn cooked(&self) -> bool {
+        self.keys.len() > 1
+    }
+}
+
+/// One proof search: the game, the attacker, the table and the limits.
+pub struct Prover<'a, G: TurnGame> {
+    game: &'a G,
+    attacker: Color,
+    table: &'a Table,
+    /// Salt of this search's table keys (entries of other searches never match).
+    salt: u64,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    timed_out: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl<'a, G: TurnGame> Prover<'a, G> {
+    pub fn new(
+        game: &'a G,
+        attacker: Color,
+        table: &'a Table,
+        stop: &'a AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Prover<'a, G> {
+        Prover {
+            game,
+            attacker,
+            table,
+            salt: table.new_search() ^ (attacker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            stop,
+            deadline,
+            timed_out: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    fn check_limits(&self) -> Proof<()> {
+        let count = self.nodes.fetch_add(1, Ordering::Relaxed);
+        if count & 0x3FF == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.timed_out.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.stop.load(Ordering::Relaxed) || self.timed_out.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        Ok(())
+    }
+
+    /// The state after `mv` and the rounds left there, or how the game ended.
+    fn after(&self, s: &G::State, mv: G::Move, n: u32) -> Result<(G::State, u32), Option<End>> {
+        let next = self.game.play(s, mv);
+        if let Some(end) = self.game.end(&next) {
+            return Err(Some(end));
+        }
+        let left = if self.game.new_round(s, &next) {
+            n - 1
+        } else {
+            n
+        };
+        if left == 0 {
+            return Err(None);
+        }
+        Ok((next, left))
+    }
+
+    /// Whether playing `mv` in `s` (n rounds left, this one included) leads to the
+    /// attacker's win within them.
+    pub fn move_wins(&self, s: &G::State, mv: G::Move, n: u32) -> Proof<bool> {
+        match self.after(s, mv, n) {
+            Ok((next, left)) => self.wins(&next, left),
+            Err(end) => Ok(end == Some(End::Win(self.attacker))),
+        }
+    }
+
+    /// Whether the attacker wins within `n` rounds from `s` (the game not over).
+    pub fn wins(&self, s: &G::State, n: u32) -> Proof<bool> {
+        self.check_limits()?;
+        let key = self.game.key(s) ^ self.salt;
+        let mut hint = 0usize;
+        if let Some(b) = self.table.probe(key) {
+            if b.win as u32 <= n {
+                return Ok(true);
+            }
+            if b.fail as u32 >= n {
+                return Ok(false);
+            }
+            hint = b.hint as usize;
+        }
+        let moves = self.game.moves(s);
+        let attacking = self.game.mover(s) == self.attacker;
+        // The move that decided this state last time (won, or refuted) first.
+        let order = (0..moves.len()).map(|i| match i {
+            0 => hint.min(moves.len().saturating_sub(1)),
+            i if i <= hint => i - 1,
+            i => i,
+        });
+        let mut decided = None;
+        for i in order {
+            // A move that wins for the attacker decides its node; a defence that does
+            // not lose decides the defender's.
+            if self.move_wins(s, moves[i], n)? == attacking {
+                decided = Some(i);
+                break;
+            }
+        }
+        let won = match decided {
+            Some(_) => attacking,
+            // No move at all (the game should have ended): nothing is proved won.
+            None => !attacking && !moves.is_empty(),
+        };
+        let hint = decided.map_or(0, |i| i.min(u16::MAX as usize) as u16);
+        if won {
+            self.table.store(key, Some(n as u8), None, hint);
+        } else {
+            self.table.store(key, None, Some(n as u8), hint);
+        }
+        Ok(won)
+    }
+
+    /// The fewest rounds (up to `n`) within which `mv` wins from `s`, if it does.
+    fn fewest_rounds(&self, s: &G::State, mv: G::Move, n: u32) -> Proof<Option<u32>> {
+        for d in 1..=n {
+            if self.move_wins(s, mv, d)? {
+                return Ok(Some(d));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The attacker's moves from `s` that win soonest within `n`, with their rounds.
+    fn best_moves(&self, s: &G::State, n: u32) -> Proof<(u32, Vec<G::Move>)> {
+        let moves = self.game.moves(s);
+        for d in 1..=n {
+            let mut winners = Vec::new();
+            for &mv in &moves {
+                if self.move_wins(s, mv, d)? {
+                    winners.push(mv);
+                }
+            }
+            if !winners.is_empty() {
+                return Ok((d, winners));
+            }
+        }
+        Ok((0, Vec::new()))
+    }
+
+    /// The tree below `mv` from `s` (the attacker's move winning within `n`, or a
+    /// defence with `n` rounds left).
+    fn tree(&self, s: &G::State, mv: G::Move, n: u32, budget: &mut usize) -> Proof<Line> {
+        *budget = budget.saturating_sub(1);
+        let mut line = Line {
+            coord: self.game.coord(s, mv),
+            notation: self.game.notation(s, mv),
+            mover: self.game.mover(s),
+            wins_in: n,
+            ends: false,
+            children: Vec::new(),
+            truncated: false,
+        };
+        match self.after(s, mv, n) {
+            Err(_) => line.ends = true,
+            Ok(_) if *budget == 0 => line.truncated = true,
+            Ok((next, left)) => line.children = self.children(&next, left, budget)?,
+        }
+        Ok(line)
+    }
+
+    /// What follows in the tree from `s` (`n` rounds left): the attacker's moves that win
+    /// soonest (more than one: duals), or every defence. A side may move twice in a row
+    /// (two boards): the levels follow the movers, not a fixed alternation.
+    fn children(&self, s: &G::State, n: u32, budget: &mut usize) -> Proof<Vec<Line>> {
+        let mut out = Vec::new();
+        if self.game.mover(s) == self.attacker {
+            let (d, winners) = self.best_moves(s, n)?;
+            for w in winners {
+                out.push(self.tree(s, w, d, budget)?);
+            }
+        } else {
+            for d in self.game.moves(s) {
+                out.push(self.tree(s, d, n, budget)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Defences to `mv` after which the attacker does not win within `n`: at most
+    /// `limit` + 1 (enough to tell a try). `None` when the move is not answered by the
+    /// defender (the game ends, or the attacker moves again).
+    fn refutations(
+        &self,
+        s: &G::State,
+        mv: G::Move,
+        n: u32,
+        limit: usize,
+    ) -> Proof<Option<Vec<(String, String)>>> {
+        let Ok((next, left)) = self.after(s, mv, n) else {
+            return Ok(None);
+        };
+        if self.game.mover(&next) == self.attacker {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        for d in self.game.moves(&next) {
+            if !self.move_wins(&next, d, left)? {
+                out.push((self.game.coord(&next, d), self.game.notation(&next, d)));
+                if out.len() > limit {
+                    break;
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
+/// Proves `#n` from `root` for its side to move: every key, the tries, the tree.
+pub fn solve<G: TurnGame>(
+    game: &G,
+    table: &Table,
+    root: &G::State,
+    n: u32,
+    opts: &SolveOptions,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> CoreSolution {
+    let start = Instant::now();
+    let attacker = game.mover(root);
+    let prover = Prover::new(
+        game,
+        attacker,
+        table,
+        stop,
+        opts.time_limit.map(|d| start + d),
+    );
+    let roots = game.moves(root);
+    let pool = thread_pool(opts.threads);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let verdicts: Vec<Proof<Option<u32>>> = pool.install(|| {
+        roots
+            .par_iter()
+            .map(|&mv| {
+                let r = prover.fewest_rounds(root, mv, n);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, roots.len());
+                r
+            })
+            .collect()
+    });
+    let mut keys = Vec::new();
+    let mut failed = Vec::new();
+    let mut unresolved = Vec::new();
+    for (&mv, verdict) in roots.iter().zip(&verdicts) {
+        match verdict {
+            Ok(Some(w)) => keys.push((mv, *w)),
+            Ok(None) => failed.push(mv),
+            Err(_) => unresolved.push(game.coord(root, mv)),
+        }
+    }
+    let mut cut_short = false;
+    let mut tries = Vec::new();
+    if opts.tries && unresolved.is_empty() {
+        for &mv in &failed {
+            match prover.refutations(root, mv, n, opts.max_refutations) {
+                Ok(Some(refs)) if !refs.is_empty() && refs.len() <= opts.max_refutations => tries
+                    .push(CoreTry {
+                        coord: game.coord(root, mv),
+                        notation: game.notation(root, mv),
+                        refutations: refs,
+                    }),
+                Ok(_) => {}
+                Err(_) => {
+                    cut_short = true;
+                    break;
+                }
+            }
+        }
+    }
+    let mut trees = Vec::new();
+    if opts.tree && unresolved.is_empty() {
+        for &(mv, w) in &keys {
+            let mut budget = opts.tree_budget;
+            match prover.tree(root, mv, w, &mut budget) {
+                Ok(line) => trees.push(line),
+                Err(_) => {
+                    cut_short = true;
+                    break;
+                }
+            }
+        }
+    }
+    CoreSolution {
+        stipulation: n,
+        keys: keys
+            .iter()
+            .map(|&(mv, w)| (game.coord(root, mv), game.notation(root, mv), w))
+            .collect(),
+        trees,
+        tries,
+        unresolved,
+        cut_short,
+        nodes: prover.nodes(),
+        elapsed: start.elapsed(),
+        threads: opts.threads.max(1),
+    }
+}

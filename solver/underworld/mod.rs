@@ -1,0 +1,250 @@
+//! Underworld Chess (rules.md 4): two boards, the World and the Underworld, played in a
+//! round of four turns (White on the World, Black on the World, Black on the
+//! Underworld, White on the Underworld). Where each rule lives:
+//! - `state`: the two boards, home files, the reserve, the phase;
+//! - `drops`: where a captured man lands (rule 3), returns to the World (4d, 4e) and
+//!   the placement of a captured Underworld King;
+//! - `under_moves`: movement on the Underworld (4a-4c: cylinder pawns, captures, the
+//!   Underworld King's check rule);
+//! - this file: the turn cycle and inactive boards (4.1), World moves and their drops,
+//!   mate and stalemate (4.5, 4.8a), rounds (4.8b), as a `TurnGame` of the solver core;
+//! - `setup`: reading and writing a position line (formats.md 1);
+//! - `notation`: moves as `--json` and composers write them (4.7).
+
+pub mod drops;
+pub mod notation;
+pub mod setup;
+pub mod state;
+pub mod under_moves;
+
+use crate::generic::{End, TurnGame};
+use crate::geometry::Standard;
+use crate::moves::{Move, MoveKind};
+use crate::types::{Color, Role, Square};
+use state::{Phase, Realm, UState};
+use under_moves::UnderMove;
+
+pub use setup::{read_line, UnderworldProblem};
+
+/// A turn of Underworld Chess.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UMove {
+    /// A move on the World (FIDE), with the drop of what it captures.
+    World(Move),
+    Under(UnderMove),
+    /// No move on the Underworld: the side passes that turn (rule 4c).
+    Pass,
+    /// The owner of a captured Underworld King places it here (rule 4e).
+    Place(Square),
+}
+
+/// The rules of Underworld Chess (no parameters).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Underworld;
+
+impl Underworld {
+    /// The legal World moves of `color` (FIDE, never a capture of the king: a king
+    /// left in check by a return is mated or escapes, it is not taken, rule 4.8a).
+    pub fn world_moves(&self, s: &UState, color: Color) -> Vec<Move> {
+        let w = s.world_for(color);
+        let their_king = w.board().king(!color);
+        crate::movegen::legal_moves(&Standard, &w)
+            .iter()
+            .copied()
+            .filter(|m| Some(m.to) != their_king || m.is_castle())
+            .collect()
+    }
+
+    /// Whether `color` has a legal World move.
+    pub fn has_world_move(&self, s: &UState, color: Color) -> bool {
+        !self.world_moves(s, color).is_empty()
+    }
+
+    /// Whether the king of `color` is in check on the World.
+    pub fn world_check(&self, s: &UState, color: Color) -> bool {
+        crate::movegen::king_attacked(&Standard, &s.world, color)
+    }
+
+    /// The next phase after `phase` whose board is active (rule 4.1), if any.
+    fn next_phase(s: &UState, phase: Phase) -> Option<Phase> {
+        let mut q = phase;
+        for _ in 0..4 {
+            q = q.next();
+            if s.active(q.realm()) {
+                return Some(q);
+            }
+        }
+        None
+    }
+
+    /// Ends the turn of `s.phase`: the next active phase, if a board is active.
+    fn end_turn(s: &mut UState) {
+        s.last_mover = Some(s.phase.color());
+        if let Some(next) = Underworld::next_phase(s, s.phase) {
+            s.phase = next;
+        }
+    }
+
+    /// Plays a World move of `color`: the board's part, home files, and the drop of a
+    /// captured man on the Underworld (rule 3; a pawn on the file it is captured on, a
+    /// promoted man's home is the file it promotes on).
+    fn play_world(s: &mut UState, color: Color, mv: Move) {
+        let mut w = s.world_for(color);
+        let victim_home = |sq: Square| s.homes[0].get(sq);
+        let victim_sq = match mv.kind {
+            MoveKind::EnPassant => Some(Square::from_coords(mv.to.file(), mv.from.rank())),
+            MoveKind::Castle => None,
+            _ => w.board().occupied().contains(mv.to).then_some(mv.to),
+        };
+        let home = victim_sq.map(victim_home);
+        let captured = w.play_fide(&Standard, mv);
+        s.world = w;
+        let homes = &mut s.homes[0];
+        match mv.kind {
+            MoveKind::Castle => {
+                let (king_to, rook_to) = (mv.castle_king_to(), mv.castle_rook_to());
+                let (king_home, rook_home) = (homes.get(mv.from), homes.get(mv.to));
+                homes.clear(mv.from);
+                homes.clear(mv.to);
+                homes.set(king_to, king_home);
+                homes.set(rook_to, rook_home);
+            }
+            MoveKind::Promotion(_) => {
+                homes.clear(mv.from);
+                homes.set(mv.to, mv.to.file());
+            }
+            _ => homes.carry(mv.from, mv.to),
+        }
+        if let Some((sq, piece)) = captured {
+            let file = if piece.role == Role::Pawn {
+                sq.file()
+            } else {
+                home.unwrap_or(0)
+            };
+            drops::drop_on_under(s, piece, file);
+        }
+    }
+}
+
+impl TurnGame for Underworld {
+    type State = UState;
+    type Move = UMove;
+
+    fn mover(&self, s: &UState) -> Color {
+        s.mover()
+    }
+
+    fn moves(&self, s: &UState) -> Vec<UMove> {
+        if let Some(owner) = s.placing {
+            let capturer = !owner;
+            let candidates = !s.under.occupied()
+                & (crate::bitboard::Bitboard::rank(0)
+                    | crate::bitboard::Bitboard::rank(1)
+                    | crate::bitboard::Bitboard::rank(6)
+                    | crate::bitboard::Bitboard::rank(7));
+            let attacked = under_moves::attacked_among(&s.under, candidates, capturer);
+            return drops::placements(&s.under, owner, attacked)
+                .into_iter()
+                .map(UMove::Place)
+                .collect();
+        }
+        if self.end(s).is_some() {
+            return Vec::new();
+        }
+        let color = s.phase.color();
+        match s.phase.realm() {
+            Realm::World => self
+                .world_moves(s, color)
+                .into_iter()
+                .map(UMove::World)
+                .collect(),
+            Realm::Under => {
+                let moves = under_moves::legal_moves(s, color);
+                if moves.is_empty() {
+                    vec![UMove::Pass]
+                } else {
+                    moves.into_iter().map(UMove::Under).collect()
+                }
+            }
+        }
+    }
+
+    fn play(&self, s: &UState, mv: UMove) -> UState {
+        let mut next = *s;
+        let color = s.phase.color();
+        match mv {
+            UMove::World(m) => Underworld::play_world(&mut next, color, m),
+            UMove::Under(m) => under_moves::apply(&mut next, color, m),
+            UMove::Pass => next.u_ep = None,
+            UMove::Place(sq) => {
+                let owner = s.placing.expect("a King to place");
+                next.under
+                    .put(sq, crate::types::Piece::new(owner, Role::King));
+                next.placing = None;
+            }
+        }
+        if next.placing.is_none() {
+            Underworld::end_turn(&mut next);
+        }
+        next
+    }
+
+    fn end(&self, s: &UState) -> Option<End> {
+        if s.placing.is_some() {
+            return None;
+        }
+        // Mate is judged right after every turn (rule 4.8a).
+        if let Some(last) = s.last_mover {
+            if self.world_check(s, !last) && !self.has_world_move(s, !last) {
+                return Some(End::Win(last));
+            }
+        }
+        if !s.active(Realm::World) && !s.active(Realm::Under) {
+            return Some(End::Draw);
+        }
+        // Stalemate (and mate on input) when the side's World turn comes (rule 4.5).
+        if s.phase.realm() == Realm::World && !self.has_world_move(s, s.phase.color()) {
+            let color = s.phase.color();
+            return Some(if self.world_check(s, color) {
+                End::Win(!color)
+            } else {
+                End::Draw
+            });
+        }
+        None
+    }
+
+    /// A round begins when play passes from the WU end of the cycle back towards its
+    /// start, phases skipped or not (rule 4.8b).
+    fn new_round(&self, before: &UState, after: &UState) -> bool {
+        after.placing.is_none() && after.phase <= before.phase
+    }
+
+    fn completes_turn(&self, s: &UState) -> bool {
+        s.placing.is_some()
+    }
+
+    fn key(&self, s: &UState) -> u64 {
+        s.key()
+    }
+
+    fn coord(&self, s: &UState, mv: UMove) -> String {
+        notation::coord(s, mv)
+    }
+
+    fn notation(&self, s: &UState, mv: UMove) -> String {
+        notation::notation(self, s, mv)
+    }
+}
+
+/// Perft of a position line (rules.md 7.1, 4.8d), for tests and tools.
+pub fn perft_line(line: &str, depth: u32) -> Result<u64, String> {
+    let p = read_line(line)?;
+    Ok(crate::generic::perft::perft(&Underworld, &p.state, depth))
+}
+
+/// `perft_line` split by the first move, in `--json` coordinates.
+pub fn divide_line(line: &str, depth: u32) -> Result<Vec<(String, u64)>, String> {
+    let p = read_line(line)?;
+    Ok(crate::generic::perft::divide(&Underworld, &p.state, depth))
+}

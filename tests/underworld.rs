@@ -1,0 +1,387 @@
+//! Underworld Chess as rules.md section 4 reads: each rule on a position of its own,
+//! the bundled problems' key sets, perft from the initial array, and the messages for
+//! lines that cannot be read.
+
+use fairysolve::generic::search::solve;
+use fairysolve::generic::{End, TurnGame};
+use fairysolve::search::solution::SolveOptions;
+use fairysolve::search::tt::Table;
+use fairysolve::underworld::notation::{coord, parse};
+use fairysolve::underworld::setup::position_line;
+use fairysolve::underworld::state::{Phase, UState};
+use fairysolve::underworld::{perft_line, read_line, Underworld};
+use std::sync::atomic::AtomicBool;
+
+const START: &str =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - underworld \"4k3/8/8/8/8/8/8/4K3\";";
+
+fn state(line: &str) -> UState {
+    read_line(line)
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .state
+}
+
+/// Plays `moves` (as `replay` reads them) from `line`; the state after them.
+fn after(line: &str, moves: &str) -> UState {
+    let mut s = state(line);
+    for text in moves.split_whitespace() {
+        let mv = parse(&Underworld, &s, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        s = Underworld.play(&s, mv);
+    }
+    s
+}
+
+/// The legal moves of the side to move, in coordinates, sorted.
+fn moves(s: &UState) -> Vec<String> {
+    let mut v: Vec<String> = Underworld.moves(s).iter().map(|&m| coord(s, m)).collect();
+    v.sort();
+    v
+}
+
+fn line_of(s: &UState) -> String {
+    position_line(s)
+}
+
+/// The key set of `#n` from `line`, sorted, on one and two threads (which must agree).
+fn keys(line: &str, n: u32) -> String {
+    let s = state(line);
+    let mut found = Vec::new();
+    for threads in [1, 2] {
+        let table = Table::new(8);
+        let stop = AtomicBool::new(false);
+        let opts = SolveOptions {
+            threads,
+            tree: true,
+            tries: true,
+            ..SolveOptions::default()
+        };
+        let sol = solve(&Underworld, &table, &s, n, &opts, &stop, &|_, _| {});
+        assert!(sol.finished());
+        let mut v: Vec<String> = sol.keys.iter().map(|k| k.0.clone()).collect();
+        v.sort();
+        found.push(if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(" ")
+        });
+    }
+    assert_eq!(found[0], found[1], "{line}");
+    found.remove(0)
+}
+
+/// Rule 4.1: while the Underworld holds only its Kings its turns are skipped, so the
+/// game opens as FIDE chess; the first capture activates it and Black moves first there.
+/// (Perft: as FIDE to depth 4, since the first capture comes at White's second move.)
+#[test]
+fn rule_4_1_turn_cycle_and_inactive_boards() {
+    let s = after(START, "e4");
+    assert_eq!(s.phase, Phase::BW);
+    let s = after(START, "e4 d5");
+    assert_eq!(s.phase, Phase::WW, "the Underworld is still inactive");
+    let s = after(START, "e4 d5 exd5");
+    assert_eq!(s.phase, Phase::BW);
+    let s = after(START, "e4 d5 exd5 Qxd5");
+    assert_eq!(
+        s.phase,
+        Phase::BU,
+        "the Underworld became active: Black moves first"
+    );
+    let s = after(START, "e4 d5 exd5 Qxd5 U:d7d6");
+    assert_eq!(s.phase, Phase::WU);
+    let s = after(START, "e4 d5 exd5 Qxd5 U:d7d6 U:d2d4");
+    assert_eq!(s.phase, Phase::WW);
+    for (depth, count) in [(1, 20), (2, 400), (3, 8902), (4, 197_281)] {
+        assert_eq!(perft_line(START, depth).unwrap(), count, "depth {depth}");
+    }
+    // Two moves on the Underworld in a row: the World holds only its kings.
+    let s = state("4k3/8/8/8/8/8/8/4K3 b - - underworld \"4k3/p7/8/8/8/8/P7/4K3\"; phase BU;");
+    let s = Underworld.play(&s, Underworld.moves(&s)[0]);
+    assert_eq!(s.phase, Phase::WU);
+    let s = Underworld.play(&s, Underworld.moves(&s)[0]);
+    assert_eq!(s.phase, Phase::BU, "the World's turns are skipped");
+}
+
+/// Rule 4.1: both boards inactive is a draw.
+#[test]
+fn rule_4_1_both_boards_inactive_is_a_draw() {
+    let s = state("4k3/8/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\";");
+    assert_eq!(Underworld.end(&s), Some(End::Draw));
+    assert!(Underworld.moves(&s).is_empty());
+    // A capture of the last man on the World and the Underworld's King takes the last
+    // one there: a draw after the move.
+    let s = state("4k3/8/8/8/8/8/3q4/3QK3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\";");
+    let s = after(&line_of(&s), "Qxd2");
+    assert_eq!(
+        s.under.occupied().count(),
+        3,
+        "the queen dropped on the Underworld"
+    );
+}
+
+/// Rule 4.3: a man captured on the World drops on its home file of the Underworld
+/// nearest its home rank; a pawn on the file it was captured on, nearest its second
+/// rank; a file with no room: captured for good.
+#[test]
+fn rule_4_3_drops() {
+    let s = after(START, "e4 d5 exd5");
+    assert_eq!(s.under.piece_at(sq("d7")).map(|p| p.char()), Some('p'));
+    let s = after(START, "e4 d5 exd5 Qxd5");
+    assert_eq!(s.under.piece_at(sq("d2")).map(|p| p.char()), Some('P'));
+    // The knight from g8 (home file g) taken on f6: g8 of the Underworld.
+    let s = after(START, "e4 Nf6 e5 d6 exf6");
+    assert_eq!(s.under.piece_at(sq("g8")).map(|p| p.char()), Some('n'));
+    // A full file: the queen's file d of the Underworld holds men on every square.
+    let full =
+        "3qk3/8/8/8/8/8/8/3QK3 w - - underworld \"3nk3/3n4/3n4/3n4/3N4/3N4/3N4/3NK3\"; phase WW;";
+    let s = after(full, "Qxd8+");
+    assert_eq!(
+        s.reserve
+            .count(fairysolve::Color::Black, fairysolve::Role::Queen),
+        1
+    );
+    assert!(line_of(&s).contains("reserve \"q\""), "{}", line_of(&s));
+}
+
+/// Rule 4a: on the Underworld only the enemy Underworld King captures for good; any
+/// other capture drops the victim again by rule 3, after the capturer has landed.
+#[test]
+fn rule_4a_captures_on_the_underworld() {
+    let line = "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/2n5/1P6/3K4\"; phase WU;";
+    // The pawn takes the knight: the knight (home file b) drops on b8.
+    let s = after(line, "U:b2c3");
+    assert_eq!(s.under.piece_at(sq("b8")).map(|p| p.char()), Some('n'));
+    // The King takes it: captured for good.
+    let line = "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/2n5/3K4\"; phase WU;";
+    let s = after(line, "U:d1c2");
+    assert_eq!(
+        s.reserve
+            .count(fairysolve::Color::Black, fairysolve::Role::Knight),
+        1
+    );
+    assert_eq!(s.under.occupied().count(), 2);
+}
+
+/// Rule 4b, 4.8g: pawns see the Underworld as a cylinder (a White pawn on d8 steps to
+/// d1 and attacks c1 and e1), never promote, double-step only from their second rank;
+/// no castling there.
+#[test]
+fn rule_4b_cylinder_pawns() {
+    let line = "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"3Pk3/8/8/8/8/8/8/2n1K3\"; phase WU;";
+    let m = moves(&state(line));
+    assert!(m.contains(&"U:d8d1".to_string()), "{m:?}");
+    assert!(m.contains(&"U:d8c1".to_string()), "{m:?}");
+    assert!(!m.iter().any(|x| x.len() > 6), "no promotion: {m:?}");
+    // A Black pawn on its second rank double-steps; one on rank 1 steps to rank 8.
+    let line = "4k3/p7/8/8/8/8/8/4K3 b - - underworld \"8/1p6/8/8/8/8/8/p3K2k\"; phase BU;";
+    let m = moves(&state(line));
+    assert!(
+        m.contains(&"U:b7b5".to_string()) && m.contains(&"U:a1a8".to_string()),
+        "{m:?}"
+    );
+    // King and rook at home on the Underworld: no castling move.
+    let line = "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K2R\"; phase WU;";
+    assert!(!moves(&state(line)).contains(&"U:e1g1".to_string()));
+}
+
+/// Rule 4c, 4.8f: the Underworld King may not move into or stay in check while some
+/// move keeps it safe; when none does, any move; with no move at all, a pass.
+#[test]
+fn rule_4c_the_underworld_kings_check_rule() {
+    // Black's King on a8 is attacked by the rook on a1; b8 and b7 are safe.
+    let line = "4k3/p7/8/8/8/8/8/4K3 b - - underworld \"k7/8/8/8/8/8/8/R3K3\"; phase BU;";
+    assert_eq!(moves(&state(line)), ["U:a8b7", "U:a8b8"]);
+    // No safe move: every move may be played.
+    let line = "4k3/p7/8/8/8/8/8/4K3 b - - underworld \"k7/8/8/8/8/8/8/RR2K3\"; phase BU;";
+    assert_eq!(moves(&state(line)), ["U:a8a7", "U:a8b7", "U:a8b8"]);
+    // No move at all: the side passes.
+    let line =
+        "4k3/p7/8/8/8/8/8/4K3 b - - underworld \"kp6/pp6/pp6/pp6/pp6/pp6/pp6/pp2K3\"; phase BU;";
+    assert_eq!(moves(&state(line)), ["U:pass"]);
+    // Every move unsafe is not a pass: 4c lets them all be played.
+    let line = "4k3/p7/8/8/8/8/8/4K3 b - - underworld \"k7/P7/KP6/8/8/8/8/8\"; phase BU;";
+    assert_eq!(moves(&state(line)), ["U:a8a7", "U:a8b7", "U:a8b8"]);
+}
+
+/// Rule 4d: a man that takes an Underworld King leaves the Underworld for its home file
+/// on the World; the King stays; no square there, no capture.
+#[test]
+fn rule_4d_a_man_taking_an_underworld_king_returns() {
+    let line = "7k/5Kp1/8/8/8/8/8/8 w - - underworld \"8/8/7k/8/7R/8/8/4K3\"; phase WU;";
+    let s = after(line, "U:h4h6");
+    assert_eq!(
+        s.world.board().piece_at(sq("h1")).map(|p| p.char()),
+        Some('R')
+    );
+    assert_eq!(s.under.piece_at(sq("h6")).map(|p| p.char()), Some('k'));
+    assert_eq!(Underworld.end(&s), Some(End::Win(fairysolve::Color::White)));
+    // The h-file of the World is full: the rook may not take the King.
+    let full = "7k/5Kpn/7n/7n/7n/7N/7N/7N w - - underworld \"8/8/7k/8/7R/8/8/4K3\"; phase WU;";
+    let s = state(full);
+    assert!(
+        !moves(&s).contains(&"U:h4h6".to_string()),
+        "{:?}",
+        moves(&s)
+    );
+}
+
+/// Rule 4e, 4.8e: the Underworld King takes the other: each man its side can return to
+/// the World is a move of its own; then the captured King's owner places it on its
+/// first rank, on squares the capturer does not attack.
+#[test]
+fn rule_4e_king_takes_king() {
+    let line =
+        "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"8/8/8/8/8/3k4/2K5/N7\"; phase WU; reserve \"Q\";";
+    let s = state(line);
+    let m = moves(&s);
+    // The knight on a1 (home b: b1 on the World) or the reserve's queen (d1).
+    assert!(m.contains(&"U:c2d3(a1=Nb1@W)".to_string()), "{m:?}");
+    assert!(m.contains(&"U:c2d3(=Qd1@W)".to_string()), "{m:?}");
+    assert!(
+        !m.contains(&"U:c2d3".to_string()),
+        "a return is obligatory when one fits"
+    );
+    let mv = parse(&Underworld, &s, "U:c2d3(=Qd1@W)").unwrap();
+    let placing = Underworld.play(&s, mv);
+    assert_eq!(placing.placing, Some(fairysolve::Color::Black));
+    // Black places its King on its first rank (rank 8 of the Underworld), on any of
+    // the eight squares, none attacked.
+    assert_eq!(moves(&placing).len(), 8);
+    let placed = Underworld.play(&placing, Underworld.moves(&placing)[0]);
+    assert_eq!(placed.phase, Phase::WW);
+    assert_eq!(
+        placed.world.board().piece_at(sq("d1")).map(|p| p.char()),
+        Some('Q')
+    );
+}
+
+/// Rule 4.5 with 4.8a: a side in check on the World with no World move is mated at
+/// once, after any move of the other side; a side with no World move and not in check
+/// is stalemated when its World turn comes.
+#[test]
+fn rule_4_5_mate_and_stalemate_on_the_world() {
+    let s = state("7k/5Q2/6K1/8/8/8/8/8 b - - underworld \"4k3/8/8/8/8/8/8/4K3\"; phase BW;");
+    assert_eq!(Underworld.end(&s), Some(End::Draw));
+    let s = state("6k1/5ppp/8/8/8/8/8/R5K1 w - - underworld \"4k3/8/8/8/8/8/8/4K3\";");
+    let s = after(&line_of(&s), "Ra8");
+    assert_eq!(Underworld.end(&s), Some(End::Win(fairysolve::Color::White)));
+}
+
+/// Rule 4.8h: each board keeps its own en passant square; on the Underworld the pawn
+/// taken en passant drops again on its own file.
+#[test]
+fn rule_4_8h_en_passant_on_the_underworld() {
+    let line = "4k3/p7/8/8/8/8/8/4K3 b - - underworld \"4k3/3p4/8/4P3/8/8/8/4K3\"; phase BU;";
+    let s = after(line, "U:d7d5");
+    assert!(line_of(&s).contains("u_ep d6"), "{}", line_of(&s));
+    let m = moves(&s);
+    assert!(m.contains(&"U:e5d6".to_string()), "{m:?}");
+    let s = after(&line_of(&s), "U:e5d6");
+    assert_eq!(
+        s.under.piece_at(sq("d7")).map(|p| p.char()),
+        Some('p'),
+        "dropped on its file"
+    );
+}
+
+/// The bundled problems: every key, on one and two threads.
+#[test]
+fn underworld_problems_have_their_published_keys() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/underworld/problems.epd"
+    ))
+    .unwrap();
+    let mut seen = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let p = read_line(line).unwrap();
+        let n = p.stipulation.unwrap().moves;
+        let c1 = p.record.get("c1").and_then(|o| o.single()).unwrap();
+        let want = c1.strip_prefix("keys: ").unwrap();
+        assert_eq!(keys(line, n), want, "{line}");
+        seen += 1;
+    }
+    assert!(seen >= 3);
+}
+
+/// Short solutions are not keys of the shorter stipulation: the return alone does not
+/// mate (uw-2 in one round has no solution).
+#[test]
+fn a_return_without_the_mate_is_no_solution_in_one_round() {
+    let line = "6k1/5ppp/8/8/8/8/8/6K1 w - - underworld \"8/8/k7/8/R7/8/8/4K3\"; phase WU;";
+    assert_eq!(keys(line, 1), "none");
+    assert_eq!(keys(line, 2), "U:a4a6");
+}
+
+/// Lines that cannot be read, each with its message at the operation's column.
+#[test]
+fn bad_underworld_lines_are_located() {
+    let cases = [
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4KK2\";",
+            "line 1, column 27: underworld: 2 White Underworld Kings",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - underworld \"8/8/8/8/8/8/8/4K3\";",
+            "line 1, column 27: underworld: no Black Underworld King",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; phase WU;",
+            "line 1, column 62: phase WU: the Underworld holds only its kings, so its turns are skipped",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; phase BW;",
+            "line 1, column 62: phase BW: it is Black's turn, but the side to move is White",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/N3K3\"; homes \"U:a1:z\";",
+            "line 1, column 63: homes: 'z' in 'U:a1:z' is not a file a-h",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/P3K3\"; homes \"U:a1:b\";",
+            "line 1, column 63: homes: 'U:a1:b': no piece on a1 of the Underworld that has a home file (pawns and kings have none)",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; reserve \"K\";",
+            "line 1, column 62: reserve: 'K' (character 1) is not a man that can be captured (PNBRQ, pnbrq)",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; u_ep e4;",
+            "line 1, column 62: u_ep: e4 is not on the third or sixth rank, where a double step passes",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; taxi \"2 2\";",
+            "line 1, column 62: taxi: not played together with underworld",
+        ),
+    ];
+    for (line, want) in cases {
+        match read_line(line) {
+            Ok(_) => panic!("read: {line}"),
+            Err(e) => assert_eq!(e, want, "{line}"),
+        }
+    }
+}
+
+/// A pawn on its own first rank of the Underworld is read: it gets there through the
+/// cylinder (rule 4b), and steps on from it (RULES.md).
+#[test]
+fn a_pawn_on_the_underworlds_first_rank_is_read() {
+    let line = "4k3/p7/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/P3K3\"; phase WU;";
+    assert!(moves(&state(line)).contains(&"U:a1a2".to_string()));
+}
+
+/// Lines are written back as read (formats.md 1): what `replay` writes, `read` reads.
+#[test]
+fn lines_are_written_back_and_read_again() {
+    let s = after(START, "e4 d5 exd5 Qxd5 U:d7d5 U:d2d4");
+    let line = line_of(&s);
+    let again = state(&line);
+    assert_eq!(line_of(&again), line);
+    assert_eq!(again.key(), s.key());
+}
+
+fn sq(name: &str) -> fairysolve::Square {
+    fairysolve::Square::parse(name).unwrap()
+}
