@@ -222,6 +222,14 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
             }
         }
     }
+    if let Some(o) = rec.get("underworld") {
+        // The two-board game has a reader of its own (`underworld::setup`).
+        return Err(at(
+            &rec,
+            o,
+            "underworld: this command does not play Underworld lines",
+        ));
+    }
     if let Some(o) = unsupported(&rec) {
         return Err(at(&rec, o, format!("{}: not supported yet", o.opcode)));
     }

@@ -469,6 +469,7 @@ fn show_writes_the_line_back() {
     let lines = [
         "4k3/8/8/8/8/8/8/4K2R w K - dm 1; id \"x\"; c0 \"src\"; bm Rh8;",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - mirror \"8/8/8/8/8/8/8/8\"; id \"m\";",
         "4k3/8/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; id \"u\";",
     ];
     let out = run_stdin(&["show", "-"], &format!("\u{FEFF}{}\n", lines.join("\n")));
@@ -477,7 +478,16 @@ fn show_writes_the_line_back() {
     for line in lines {
         assert!(stdout.lines().any(|l| l == line), "{line}: {stdout}");
     }
-    assert!(text(&out.stderr).contains("line 3, column 27: underworld: not supported yet"));
+    assert!(text(&out.stderr).contains("line 3, column 27: mirror: not supported yet"));
+    // The Underworld line is drawn: both boards side by side, labelled.
+    assert!(
+        stdout.contains("World                      Underworld"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("phase WW (White to move on the World)"),
+        "{stdout}"
+    );
 }
 
 /// `bench` on a small suite beside a stand-in peer: the suite is solved several times

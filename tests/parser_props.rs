@@ -235,7 +235,7 @@ fn rule_checks_on_reading() {
         ),
         (
             "4k3/8/8/8/4P3/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\";",
-            "underworld: not supported yet",
+            "underworld: this command does not play Underworld lines",
         ),
         ("4k3/8/8/8/8/8/8/8 w - - dm 2;", "White has no king"),
         ("4k3/8/8/8/8/8/8/3KK3 w - - dm 2;", "White has 2 kings"),

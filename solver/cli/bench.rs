@@ -184,6 +184,102 @@ fn perft_part(quick: bool) {
     println!();
 }
 
+/// Underworld Chess (rules.md 4) on the solver core: perft per leaf beside FIDE perft
+/// in the same run, from the initial array (the Underworld inactive until the first
+/// capture) and from a middle game with both boards active; then the bundled problems.
+fn underworld_part(quick: bool) -> bool {
+    use fairysolve::generic::{perft::perft, TurnGame};
+    use fairysolve::underworld::{read_line, Underworld};
+    let runs = if quick { 1 } else { 3 };
+    let game = Game::fide();
+    println!("underworld, single thread (least CPU time of {runs}): perft per leaf against FIDE");
+    println!(
+        "{:<34} {:>12} {:>10} {:>14} {:>10}",
+        "position", "leaves", "ms", "leaves/s", "per leaf"
+    );
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let middle = "rnb1kbnr/ppp1pppp/8/q7/8/2N5/PPPP1PPP/R1BQKBNR w KQkq -";
+    let mut ok = true;
+    for (name, fen, under, depth) in [
+        (
+            "initial array",
+            start,
+            "4k3/8/8/8/8/8/8/4K3",
+            6 - quick as u32,
+        ),
+        (
+            "middle game",
+            middle,
+            "8/3k4/3p4/8/3P4/8/3K4/8",
+            5 - quick as u32,
+        ),
+    ] {
+        let (t_fide, n_fide) = best_of(runs, || {
+            game.perft(&parse_fen(fen).expect("FEN"), depth, true)
+        });
+        let line = format!("{fen} underworld \"{under}\";");
+        let state = match read_line(&line) {
+            Ok(p) => p.state,
+            Err(e) => {
+                eprintln!("bench: {line}: {e}");
+                ok = false;
+                continue;
+            }
+        };
+        let (t, n) = best_of(runs, || perft(&Underworld, &state, depth));
+        let per_leaf = (t.as_secs_f64() / n as f64) / (t_fide.as_secs_f64() / n_fide as f64);
+        println!(
+            "{:<34} {:>12} {:>10.1} {:>14.0} {:>8.2} x FIDE",
+            format!("{name} d{depth}"),
+            n,
+            t.as_secs_f64() * 1e3,
+            n as f64 / t.as_secs_f64(),
+            per_leaf
+        );
+    }
+    let file = "positions/underworld/problems.epd";
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let table = Table::new(32);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = fairysolve::search::solution::SolveOptions {
+        threads: 1,
+        tree: false,
+        ..Default::default()
+    };
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let Ok(p) = read_line(line) else {
+            eprintln!("bench: {file}: {line}: not read");
+            ok = false;
+            continue;
+        };
+        let n = p.stipulation.map_or(1, |s| s.moves);
+        let (t, nodes) = best_of(runs, || {
+            let sol = fairysolve::generic::search::solve(
+                &Underworld,
+                &table,
+                &p.state,
+                n,
+                &opts,
+                &stop,
+                &|_, _| {},
+            );
+            sol.nodes
+        });
+        println!(
+            "{:<34} {:>12} {:>10.2}   #{n}, {} to move, nodes",
+            p.record.id().unwrap_or("underworld problem"),
+            nodes,
+            t.as_secs_f64() * 1e3,
+            Underworld.mover(&p.state).name()
+        );
+    }
+    println!();
+    ok
+}
+
 /// The position lines of a suite file with their text; unreadable lines are reported
 /// with their location and left out.
 fn read_records(path: &str) -> Vec<(epd::Record, String)> {
@@ -353,8 +449,10 @@ fn run_peer(
 
 pub fn run(args: BenchArgs) -> bool {
     let threads = args.threads.unwrap_or_else(super::default_threads).max(1);
+    let mut ok = true;
     if !args.no_perft {
         perft_part(args.quick);
+        ok &= underworld_part(args.quick);
     }
     if !args.no_retro {
         retro_part();
@@ -365,7 +463,6 @@ pub fn run(args: BenchArgs) -> bool {
         args.files.clone()
     };
     let table = Table::new(32);
-    let mut ok = true;
     println!(
         "solver suites: wall time for 1 and {threads} threads and the speed-ups; CPU time for \
          trapdoor 1 and taxi, and in their ratios to one thread and the peer's"

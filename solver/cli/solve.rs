@@ -78,7 +78,7 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 }
 
 /// Set by Ctrl-C: the running search stops and reports what it proved.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+pub(super) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
@@ -509,16 +509,9 @@ fn common_keys(solved: &[(String, Problem, Solution)]) -> Vec<String> {
 
 /// Solves one problem, with a progress bar over its first moves when `bar` is asked
 /// for and stderr is a terminal.
-fn solve_one(
-    item: &Item,
-    problem: &Problem,
-    stip: Stipulation,
-    opts: &SolveOptions,
-    table: &Table,
-    args: &SolveArgs,
-    bar: bool,
-) -> Solution {
-    let bar = if bar && std::io::stderr().is_terminal() && !args.json {
+/// The progress bar of one search's first moves, on a terminal (`show`: wanted).
+pub(super) fn first_moves_bar(item: &Item, args: &SolveArgs, show: bool) -> Option<ProgressBar> {
+    if show && std::io::stderr().is_terminal() && !args.json {
         let b = ProgressBar::new(0);
         b.set_style(
             ProgressStyle::with_template(
@@ -530,7 +523,19 @@ fn solve_one(
         Some(b)
     } else {
         None
-    };
+    }
+}
+
+fn solve_one(
+    item: &Item,
+    problem: &Problem,
+    stip: Stipulation,
+    opts: &SolveOptions,
+    table: &Table,
+    args: &SolveArgs,
+    bar: bool,
+) -> Solution {
+    let bar = first_moves_bar(item, args, bar);
     let progress = |done: usize, total: usize| {
         if let Some(b) = &bar {
             b.set_length(total as u64);
@@ -658,7 +663,7 @@ fn solve_item(
         return out;
     }
     match item.underworld() {
-        Ok(Some(p)) => return super::two_board::solve_underworld(item, &p, args, opts, table),
+        Ok(Some(p)) => return super::two_board::solve_underworld(item, &p, args, opts, table, bar),
         Ok(None) => {}
         Err(e) => {
             if args.json {

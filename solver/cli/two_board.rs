@@ -13,7 +13,6 @@ use fairysolve::underworld::state::UState;
 use fairysolve::underworld::{Underworld, UnderworldProblem};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
-use std::sync::atomic::AtomicBool;
 
 /// The stipulation of an Underworld line, as for the single-board games.
 fn stipulation(p: &UnderworldProblem, args: &SolveArgs) -> Result<Stipulation, String> {
@@ -84,6 +83,7 @@ pub fn solve_underworld(
     args: &SolveArgs,
     opts: &SolveOptions,
     table: &Table,
+    bar: bool,
 ) -> Report {
     let mut out = Report {
         stdout: String::new(),
@@ -102,9 +102,26 @@ pub fn solve_underworld(
             return out;
         }
     };
-    let stop = AtomicBool::new(false);
     let game = Underworld;
-    let sol = search::solve(&game, table, &p.state, stip.moves, opts, &stop, &|_, _| {});
+    let bar = super::solve::first_moves_bar(item, args, bar);
+    let progress = |done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
+    let sol = search::solve(
+        &game,
+        table,
+        &p.state,
+        stip.moves,
+        opts,
+        &super::solve::INTERRUPTED,
+        &progress,
+    );
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     out.ok = sol.finished();
     let attacker = game.mover(&p.state);
     if args.json {

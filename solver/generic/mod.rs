@@ -54,6 +54,29 @@ pub trait TurnGame: Sync {
         false
     }
 
+    /// The sequences of one ply that `moves` (the moves of `s`) make: one each, times
+    /// the choices that complete a turn. What perft's last ply counts without playing
+    /// every move where the game can tell.
+    fn leaves(&self, s: &Self::State, moves: &[Self::Move]) -> u64 {
+        moves
+            .iter()
+            .map(|&mv| {
+                let next = self.play(s, mv);
+                if self.completes_turn(&next) {
+                    self.moves(&next).len() as u64
+                } else {
+                    1
+                }
+            })
+            .sum()
+    }
+
+    /// `leaves` of all the moves of `s`: perft's last ply. A game that can count its
+    /// moves without listing them says so here.
+    fn count_leaves(&self, s: &Self::State) -> u64 {
+        self.leaves(s, &self.moves(s))
+    }
+
     /// A hash of everything that decides the future of `s` (the transposition table's
     /// key; collisions are checked by the table's own verification word).
     fn key(&self, s: &Self::State) -> u64;

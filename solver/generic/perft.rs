@@ -17,6 +17,9 @@ pub fn perft<G: TurnGame>(game: &G, s: &G::State, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return game.count_leaves(s);
+    }
     game.moves(s)
         .iter()
         .map(|&mv| perft(game, &game.play(s, mv), depth - 1))

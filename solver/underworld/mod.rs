@@ -65,6 +65,14 @@ impl Underworld {
         crate::movegen::king_attacked(&Standard, &s.world, color)
     }
 
+    /// Whether the side that did not make the last turn is in check on the World with
+    /// no World move: mated at once (rule 4.8a).
+    fn mated_after_last_turn(&self, s: &UState) -> bool {
+        s.placing.is_none()
+            && s.last_mover
+                .is_some_and(|last| self.world_check(s, !last) && !self.has_world_move(s, !last))
+    }
+
     /// The next phase after `phase` whose board is active (rule 4.1), if any.
     fn next_phase(s: &UState, phase: Phase) -> Option<Phase> {
         let mut q = phase;
@@ -148,7 +156,9 @@ impl TurnGame for Underworld {
                 .map(UMove::Place)
                 .collect();
         }
-        if self.end(s).is_some() {
+        // The game is over (rule 4.8a, 4.1): no move. Stalemate and mate at the
+        // mover's World turn show as a World with no move below.
+        if self.mated_after_last_turn(s) || (!s.active(Realm::World) && !s.active(Realm::Under)) {
             return Vec::new();
         }
         let color = s.phase.color();
@@ -194,10 +204,8 @@ impl TurnGame for Underworld {
             return None;
         }
         // Mate is judged right after every turn (rule 4.8a).
-        if let Some(last) = s.last_mover {
-            if self.world_check(s, !last) && !self.has_world_move(s, !last) {
-                return Some(End::Win(last));
-            }
+        if let Some(last) = s.last_mover.filter(|_| self.mated_after_last_turn(s)) {
+            return Some(End::Win(last));
         }
         if !s.active(Realm::World) && !s.active(Realm::Under) {
             return Some(End::Draw);
@@ -218,6 +226,35 @@ impl TurnGame for Underworld {
     /// start, phases skipped or not (rule 4.8b).
     fn new_round(&self, before: &UState, after: &UState) -> bool {
         after.placing.is_none() && after.phase <= before.phase
+    }
+
+    /// Only a King taking the other leaves a choice (its placement) to count.
+    fn leaves(&self, s: &UState, moves: &[UMove]) -> u64 {
+        moves
+            .iter()
+            .map(|&mv| match mv {
+                UMove::Under(UnderMove {
+                    kind: under_moves::UnderKind::KingTakesKing(_),
+                    ..
+                }) => self.moves(&self.play(s, mv)).len() as u64,
+                _ => 1,
+            })
+            .sum()
+    }
+
+    /// On the World the generator counts without a list, unless the other king is in
+    /// check (the generator would offer its capture, which is no move here).
+    fn count_leaves(&self, s: &UState) -> u64 {
+        let color = s.phase.color();
+        let plain_world = s.placing.is_none()
+            && s.phase.realm() == Realm::World
+            && s.active(Realm::World)
+            && !self.world_check(s, !color)
+            && !self.mated_after_last_turn(s);
+        if plain_world {
+            return crate::movegen::count_legal(&Standard, &s.world_for(color));
+        }
+        self.leaves(s, &self.moves(s))
     }
 
     fn completes_turn(&self, s: &UState) -> bool {

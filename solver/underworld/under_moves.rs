@@ -270,25 +270,76 @@ pub fn king_in_check(s: &UState, color: Color) -> bool {
     }
 }
 
+/// The Underworld after `mv` of `color`, men only: what the King's safety is judged on
+/// (rule 4.8f: after the whole move, re-drops and returns included). The same board as
+/// `apply` leaves, without the home files and the reserve.
+fn board_after(s: &UState, color: Color, mv: UnderMove) -> Board {
+    let mut b = s.under;
+    let Some(piece) = b.remove(mv.from) else {
+        return b;
+    };
+    match mv.kind {
+        UnderKind::Quiet | UnderKind::DoubleStep => b.put(mv.to, piece),
+        UnderKind::Capture => {
+            if let Some(victim) = b.remove(mv.to) {
+                let file = if victim.role == Role::Pawn {
+                    mv.to.file()
+                } else {
+                    s.homes[1].get(mv.to)
+                };
+                b.put(mv.to, piece);
+                if piece.role != Role::King {
+                    if let Some(sq) = drops::landing(&b, victim.color, victim.role, file, false) {
+                        b.put(sq, victim);
+                    }
+                }
+            }
+        }
+        UnderKind::EnPassant => {
+            let victim_sq = en_passant_victim(color, mv.to);
+            b.put(mv.to, piece);
+            if let Some(victim) = b.remove(victim_sq) {
+                if let Some(sq) =
+                    drops::landing(&b, victim.color, victim.role, victim_sq.file(), false)
+                {
+                    b.put(sq, victim);
+                }
+            }
+        }
+        UnderKind::TakesKing => {}
+        UnderKind::KingTakesKing(ret) => {
+            b.remove(mv.to);
+            b.put(mv.to, piece);
+            if let Some(Return {
+                from: drops::ReturnFrom::Under(sq),
+                ..
+            }) = ret
+            {
+                b.remove(sq);
+            }
+        }
+    }
+    b
+}
+
+/// Whether `mv` of `color` leaves its Underworld King unattacked (rule 4.8f).
+fn keeps_king_safe(s: &UState, color: Color, mv: UnderMove) -> bool {
+    let b = board_after(s, color, mv);
+    match b.king(color) {
+        Some(k) => !attacked(&b, k, !color),
+        None => true,
+    }
+}
+
 /// The legal Underworld moves of `color` (rules.md 4c, 4.8f): those that leave its
 /// Underworld King safe, judged after the whole move; when none does, every move. An
 /// empty list means the side passes.
 pub fn legal_moves(s: &UState, color: Color) -> Vec<UnderMove> {
-    let all = pseudo_moves(s, color);
-    let safe: Vec<UnderMove> = all
-        .iter()
-        .copied()
-        .filter(|&mv| {
-            let mut next = *s;
-            apply(&mut next, color, mv);
-            !king_in_check(&next, color)
-        })
-        .collect();
-    if safe.is_empty() {
-        all
-    } else {
-        safe
+    let mut all = pseudo_moves(s, color);
+    if all.iter().any(|&mv| keeps_king_safe(s, color, mv)) {
+        all.retain(|&mv| keeps_king_safe(s, color, mv));
     }
+    all
 }
 
 /// The squares of `board` attacked by `by` on the Underworld, among `squares`.
