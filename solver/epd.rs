@@ -230,10 +230,24 @@ fn parse_line_by_bytes(text: &str, line_no: usize) -> Result<Line, LineError> {
             last.1 = last.1.trim_end_matches(';');
         }
     }
-    let setup = fen::parse_fields(&fen_fields).map_err(located)?;
     let rest_start = match all.get(fen_count) {
         Some(&(col, _)) => col,
         None => text.len(),
+    };
+    let setup = match fen::parse_fields(&fen_fields) {
+        Ok(setup) => setup,
+        Err(e) => {
+            // Looking-Glass castling rights name rooks on either board (rules.md 5.8a):
+            // its own reader checks the field against both, so here it is set aside.
+            let glass = parse_operations(text, rest_start, line_no)
+                .is_ok_and(|ops| ops.iter().any(|o| o.opcode == "mirror"));
+            if !glass || fen_fields.len() < 3 {
+                return Err(located(e));
+            }
+            let mut without_castling = fen_fields.clone();
+            without_castling[2].1 = "-";
+            fen::parse_fields(&without_castling).map_err(|_| located(e))?
+        }
     };
     // The counters' glued `;`, if any, belongs to no operation.
     let operations = parse_operations(text, rest_start, line_no)?;

@@ -18,6 +18,7 @@ pub mod fen;
 pub mod game;
 pub mod generic;
 pub mod geometry;
+pub mod glass;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

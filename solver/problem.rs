@@ -51,17 +51,6 @@ impl Problem {
     }
 }
 
-/// Operations read and kept whose rules are not built yet.
-const NOT_SUPPORTED: &[&str] = &[
-    "underworld",
-    "phase",
-    "reserve",
-    "homes",
-    "u_ep",
-    "mirror",
-    "ep_board",
-];
-
 fn at(rec: &Record, op: &Operation, message: impl Into<String>) -> LineError {
     LineError::new(rec.line, op.column, message)
 }
@@ -172,15 +161,7 @@ impl Checks {
     }
 }
 
-/// Interprets a record. Errors name the operation and its column.
-/// The first operation of `rec` whose rules are not built yet (the line is kept and
-/// written back, but not played).
-pub fn unsupported(rec: &Record) -> Option<&crate::epd::Operation> {
-    rec.operations
-        .iter()
-        .find(|o| NOT_SUPPORTED.contains(&o.opcode.as_str()))
-}
-
+/// Interprets a record of a single-board game. Errors name the operation and its column.
 pub fn from_record(rec: Record) -> Result<Problem, LineError> {
     read(rec, Checks::Play)
 }
@@ -211,6 +192,11 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
         ("void", "earthquake"),
         ("taxi_income", "taxi"),
         ("taxi_start", "taxi"),
+        ("phase", "underworld"),
+        ("reserve", "underworld"),
+        ("homes", "underworld"),
+        ("u_ep", "underworld"),
+        ("ep_board", "mirror"),
     ] {
         if let Some(o) = op(dependent) {
             if op(base).is_none() {
@@ -230,8 +216,12 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
             "underworld: this command does not play Underworld lines",
         ));
     }
-    if let Some(o) = unsupported(&rec) {
-        return Err(at(&rec, o, format!("{}: not supported yet", o.opcode)));
+    if let Some(o) = rec.get("mirror") {
+        return Err(at(
+            &rec,
+            o,
+            "mirror: this command does not play Looking-Glass lines",
+        ));
     }
 
     let mut rules = Rules::default();

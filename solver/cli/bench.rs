@@ -192,7 +192,9 @@ fn underworld_part(quick: bool) -> bool {
     use fairysolve::underworld::{read_line, Underworld};
     let runs = if quick { 1 } else { 3 };
     let game = Game::fide();
-    println!("underworld, single thread (least CPU time of {runs}): perft per leaf against FIDE");
+    println!(
+        "two-board games, single thread (least CPU time of {runs}): perft per leaf against FIDE"
+    );
     println!(
         "{:<34} {:>12} {:>10} {:>14} {:>10}",
         "position", "leaves", "ms", "leaves/s", "per leaf"
@@ -236,6 +238,39 @@ fn underworld_part(quick: bool) -> bool {
             n as f64 / t.as_secs_f64(),
             per_leaf
         );
+    }
+    // Through the Looking-Glass: the standard array split over the boards (White's on
+    // the Real board, Black's on the Mirror), against FIDE perft of the start.
+    {
+        use fairysolve::glass::{read_line, Glass};
+        let depth = 5 - quick as u32;
+        let (t_fide, n_fide) = best_of(runs, || {
+            game.perft(&parse_fen(start).expect("FEN"), depth, true)
+        });
+        let line =
+            "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - mirror \"rnbqkbnr/pppppppp/8/8/8/8/8/8\";";
+        match read_line(line) {
+            Ok(p) => {
+                let g = Glass {
+                    attacker: p.state.turn,
+                };
+                let (t, n) = best_of(runs, || perft(&g, &p.state, depth));
+                let per_leaf =
+                    (t.as_secs_f64() / n as f64) / (t_fide.as_secs_f64() / n_fide as f64);
+                println!(
+                    "{:<34} {:>12} {:>10.1} {:>14.0} {:>8.2} x FIDE",
+                    format!("looking-glass arrays d{depth}"),
+                    n,
+                    t.as_secs_f64() * 1e3,
+                    n as f64 / t.as_secs_f64(),
+                    per_leaf
+                );
+            }
+            Err(e) => {
+                eprintln!("bench: {line}: {e}");
+                ok = false;
+            }
+        }
     }
     let file = "positions/underworld/problems.epd";
     let text = std::fs::read_to_string(file).unwrap_or_default();

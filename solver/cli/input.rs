@@ -32,6 +32,17 @@ impl Item {
             .map_err(|e| format!("{}: {}", self.file_part(), e))
     }
 
+    /// The Looking-Glass problem of this line, if it is one (`Ok(None)` when not).
+    pub fn glass(&self) -> Result<Option<fairysolve::glass::GlassProblem>, String> {
+        let rec = self.record.as_ref().map_err(|e| e.clone())?;
+        if !fairysolve::glass::setup::is_glass(rec) {
+            return Ok(None);
+        }
+        fairysolve::glass::setup::read(rec.clone())
+            .map(Some)
+            .map_err(|e| format!("{}: {}", self.file_part(), e))
+    }
+
     /// The problem this line states, read for retro-analysis (rules.md 6.3 verdicts
     /// such as a check on the side not to move are reported, not refused).
     pub fn problem_for_retro(&self) -> Result<Problem, String> {

@@ -61,6 +61,26 @@ fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
             divide,
         });
     }
+    if let Some(p) = item.glass()? {
+        let start = Instant::now();
+        let game = fairysolve::glass::Glass {
+            attacker: p.state.turn,
+        };
+        let (nodes, divide) = if args.divide && depth > 0 {
+            let d = fairysolve::generic::perft::divide(&game, &p.state, depth);
+            (d.iter().map(|(_, n)| n).sum(), d)
+        } else {
+            (
+                fairysolve::generic::perft::perft(&game, &p.state, depth),
+                Vec::new(),
+            )
+        };
+        return Ok(Count {
+            nodes,
+            millis: start.elapsed().as_millis(),
+            divide,
+        });
+    }
     let problem = item.problem()?;
     let bulk = !args.no_bulk;
     let start = Instant::now();

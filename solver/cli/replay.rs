@@ -54,6 +54,14 @@ pub fn run(args: ReplayArgs) -> bool {
             return false;
         }
     }
+    match items[0].glass() {
+        Ok(Some(p)) => return super::two_board::replay_glass(&p, &move_texts(&args.moves)),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("{e}");
+            return false;
+        }
+    }
     let problem = match items[0].problem() {
         Ok(p) => p,
         Err(e) => {

@@ -8,7 +8,6 @@ use super::VariantFlags;
 use clap::Args;
 use fairysolve::diagram::diagram;
 use fairysolve::epd::write_record;
-use fairysolve::problem::unsupported;
 
 #[derive(Args)]
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
@@ -46,27 +45,38 @@ pub fn run(args: ShowArgs) -> bool {
                 continue;
             }
         }
-        let problem = item.problem();
-        // A line of a game not played yet is still written back, as read; any other
-        // line that cannot be played is only reported.
-        let rec = match (&item.record, &problem) {
-            (Ok(rec), Err(_)) if unsupported(rec).is_some() => rec,
-            (Ok(rec), Ok(_)) => rec,
-            (_, Err(e)) | (Err(e), _) => {
+        match item.glass() {
+            Ok(Some(p)) => {
+                let id = p
+                    .record
+                    .id()
+                    .map(|s| format!(" \"{s}\""))
+                    .unwrap_or_default();
+                println!("{}{id}", item.source);
+                print!("{}", super::two_board::draw_glass(&p.state));
+                println!("{}\n", write_record(&p.record));
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("{e}");
+                ok = false;
+                continue;
+            }
+        }
+        // A line that cannot be played is only reported.
+        let problem = match item.problem() {
+            Ok(p) => p,
+            Err(e) => {
                 eprintln!("{e}");
                 ok = false;
                 continue;
             }
         };
+        let rec = &problem.record;
         let id = rec.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
         println!("{}{id}", item.source);
-        match &problem {
-            Ok(p) => print!("{}", diagram(&p.game, &p.position)),
-            Err(e) => {
-                eprintln!("{e}");
-                ok = false;
-            }
-        }
+        print!("{}", diagram(&problem.game, &problem.position));
         println!("{}\n", write_record(rec));
     }
     ok

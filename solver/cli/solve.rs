@@ -674,6 +674,18 @@ fn solve_item(
             return out;
         }
     }
+    match item.glass() {
+        Ok(Some(p)) => return super::two_board::solve_glass(item, &p, args, opts, table, bar),
+        Ok(None) => {}
+        Err(e) => {
+            if args.json {
+                let _ = writeln!(out.stdout, "{}", error_json(item, &e));
+            }
+            let _ = writeln!(out.stderr, "{e}");
+            out.ok = false;
+            return out;
+        }
+    }
     let prepared = item.problem().and_then(|p| {
         let s = stipulation(&p, args).map_err(|e| format!("{}: {e}", item.source))?;
         let plan = if args.retro {

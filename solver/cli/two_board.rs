@@ -5,6 +5,7 @@ use super::input::Item;
 use super::solve::{error_json, Report, SolveArgs};
 use fairysolve::generic::search::{self, CoreSolution, Line};
 use fairysolve::generic::TurnGame;
+use fairysolve::glass::{Glass, GlassProblem};
 use fairysolve::problem::Stipulation;
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
@@ -14,8 +15,8 @@ use fairysolve::underworld::{Underworld, UnderworldProblem};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-/// The stipulation of an Underworld line, as for the single-board games.
-fn stipulation(p: &UnderworldProblem, args: &SolveArgs) -> Result<Stipulation, String> {
+/// The stipulation of a two-board line, as for the single-board games.
+fn stipulation(p: &Problem2, args: &SolveArgs) -> Result<Stipulation, String> {
     args.depth
         .map(|moves| Stipulation { moves })
         .or(p.stipulation)
@@ -85,6 +86,59 @@ pub fn solve_underworld(
     table: &Table,
     bar: bool,
 ) -> Report {
+    let what = format!(
+        "underworld, rounds (phase {}, {} to move)",
+        p.state.phase.name(),
+        p.state.mover().name()
+    );
+    let line = Problem2 {
+        record: &p.record,
+        stipulation: p.stipulation,
+        what,
+    };
+    solve_core(item, &Underworld, &p.state, &line, args, opts, table, bar)
+}
+
+/// Solves one Looking-Glass line (`#N`: the king captured, rules.md 5.6).
+pub fn solve_glass(
+    item: &Item,
+    p: &GlassProblem,
+    args: &SolveArgs,
+    opts: &SolveOptions,
+    table: &Table,
+    bar: bool,
+) -> Report {
+    let game = Glass {
+        attacker: p.state.turn,
+    };
+    let line = Problem2 {
+        record: &p.record,
+        stipulation: p.stipulation,
+        what: format!("looking-glass ({} to move)", p.state.turn.name()),
+    };
+    solve_core(item, &game, &p.state, &line, args, opts, table, bar)
+}
+
+/// What the report says of a two-board line.
+struct Problem2<'a> {
+    record: &'a fairysolve::epd::Record,
+    stipulation: Option<Stipulation>,
+    /// The game and its state, for the heading.
+    what: String,
+}
+
+/// Solves a line of a game of the solver core and writes the report.
+#[allow(clippy::too_many_arguments)]
+fn solve_core<G: TurnGame>(
+    item: &Item,
+    game: &G,
+    root: &G::State,
+    p: &Problem2,
+    args: &SolveArgs,
+    opts: &SolveOptions,
+    table: &Table,
+    bar: bool,
+) -> Report {
     let mut out = Report {
         stdout: String::new(),
         stderr: String::new(),
@@ -102,7 +156,6 @@ pub fn solve_underworld(
             return out;
         }
     };
-    let game = Underworld;
     let bar = super::solve::first_moves_bar(item, args, bar);
     let progress = |done: usize, total: usize| {
         if let Some(b) = &bar {
@@ -111,9 +164,9 @@ pub fn solve_underworld(
         }
     };
     let sol = search::solve(
-        &game,
+        game,
         table,
-        &p.state,
+        root,
         stip.moves,
         opts,
         &super::solve::INTERRUPTED,
@@ -123,7 +176,7 @@ pub fn solve_underworld(
         b.finish_and_clear();
     }
     out.ok = sol.finished();
-    let attacker = game.mover(&p.state);
+    let attacker = game.mover(root);
     if args.json {
         let mut v = json!({
             "id": p.record.id(),
@@ -160,13 +213,7 @@ pub fn solve_underworld(
         .id()
         .map(|s| format!(" \"{s}\""))
         .unwrap_or_default();
-    let _ = writeln!(
-        s,
-        "{}{id}: {stip} underworld, rounds (phase {}, {} to move)",
-        item.source,
-        p.state.phase.name(),
-        attacker.name()
-    );
+    let _ = writeln!(s, "{}{id}: {stip} {}", item.source, p.what);
     if !sol.complete() {
         let _ = writeln!(
             s,
@@ -318,5 +365,119 @@ pub fn replay_underworld(p: &UnderworldProblem, moves: &[String]) -> bool {
         }
     }
     println!("{}", fairysolve::underworld::setup::position_line(&s));
+    true
+}
+
+/// Both boards side by side, labelled, with the side to move and the en passant square.
+pub fn draw_glass(s: &fairysolve::glass::GState) -> String {
+    use fairysolve::glass::Side;
+    let mut out = String::new();
+    let _ = writeln!(out, "Real                       Mirror");
+    for rank in (0..8u8).rev() {
+        let row = |side: Side| {
+            (0..8u8)
+                .map(|file| {
+                    let sq = fairysolve::Square::from_coords(file, rank);
+                    let c = s.board(side).board().piece_at(sq).map_or('.', |p| p.char());
+                    format!("{c} ")
+                })
+                .collect::<String>()
+        };
+        let _ = writeln!(
+            out,
+            "{} {}         {} {}",
+            rank + 1,
+            row(Side::Real),
+            rank + 1,
+            row(Side::Mirror)
+        );
+    }
+    let _ = writeln!(out, "  a b c d e f g h           a b c d e f g h");
+    let ep =
+        s.ep.map(|(sq, side)| {
+            format!(
+                "; en passant {sq} on the {}",
+                if side == Side::Real {
+                    "Real board"
+                } else {
+                    "Mirror"
+                }
+            )
+        })
+        .unwrap_or_default();
+    let _ = writeln!(out, "{} to move{ep}", s.turn.name());
+    out
+}
+
+/// Plays `moves` from a Looking-Glass line, printing each with what passed, then the
+/// final position line.
+pub fn replay_glass(p: &GlassProblem, moves: &[String]) -> bool {
+    let game = Glass {
+        attacker: p.state.turn,
+    };
+    let mut s = p.state;
+    let mut number = 1;
+    for (i, text) in moves.iter().enumerate() {
+        let found: Vec<_> = game
+            .moves(&s)
+            .into_iter()
+            .filter(|&m| {
+                let c = game.coord(&s, m);
+                let n = game.notation(&s, m);
+                // The notation without the pass mark, with or without its board.
+                let n = n.trim_end_matches('#');
+                let n = n
+                    .split('>')
+                    .next()
+                    .unwrap_or(n)
+                    .split(' ')
+                    .next()
+                    .unwrap_or(n);
+                let t = text.trim_end_matches(['#', '+']);
+                c == t || c.split(':').nth(1) == Some(t) || n == t || n.split(':').nth(1) == Some(t)
+            })
+            .collect();
+        let mv = match found.as_slice() {
+            [one] => *one,
+            _ => {
+                let legal: Vec<String> =
+                    game.moves(&s).iter().map(|&m| game.coord(&s, m)).collect();
+                eprintln!(
+                    "move {} ({text}): {} (legal: {})",
+                    i + 1,
+                    if found.is_empty() {
+                        "not a legal move here"
+                    } else {
+                        "fits more than one move; give the board, R: or M:"
+                    },
+                    legal.join(" ")
+                );
+                println!("{}", fairysolve::glass::setup::position_line(&s));
+                return false;
+            }
+        };
+        let prefix = if s.turn == Color::White {
+            format!("{number}.")
+        } else {
+            format!("{number}...")
+        };
+        println!("{prefix}{}", game.notation(&s, mv));
+        if s.turn == Color::Black {
+            number += 1;
+        }
+        s = game.play(&s, mv);
+        match game.end(&s) {
+            Some(fairysolve::generic::End::Win(c)) => {
+                println!("the king is captured: {} wins", c.name());
+                break;
+            }
+            Some(fairysolve::generic::End::Draw) => {
+                println!("stalemate: no move on either board");
+                break;
+            }
+            None => {}
+        }
+    }
+    println!("{}", fairysolve::glass::setup::position_line(&s));
     true
 }

@@ -17,7 +17,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 /// How a game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum End {
     /// This side has won (a checkmate, a king's fall or capture, as the game defines).
     Win(Color),

@@ -1,0 +1,222 @@
+//! Through the Looking-Glass as rules.md section 5 reads: each rule on a position of its
+//! own, the bundled problems' key sets, and the messages for lines that cannot be read.
+
+use fairysolve::generic::search::solve;
+use fairysolve::generic::{End, TurnGame};
+use fairysolve::glass::setup::position_line;
+use fairysolve::glass::{perft_line, read_line, GState, Glass, Side};
+use fairysolve::search::solution::SolveOptions;
+use fairysolve::search::tt::Table;
+use std::sync::atomic::AtomicBool;
+
+fn state(line: &str) -> GState {
+    read_line(line)
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .state
+}
+
+fn game(s: &GState) -> Glass {
+    Glass { attacker: s.turn }
+}
+
+/// The legal moves, in coordinates, sorted.
+fn moves(s: &GState) -> Vec<String> {
+    let g = game(s);
+    let mut v: Vec<String> = g.moves(s).iter().map(|&m| g.coord(s, m)).collect();
+    v.sort();
+    v
+}
+
+/// The state after the move written `coord`.
+fn after(s: &GState, coord: &str) -> GState {
+    let g = game(s);
+    let m = g
+        .moves(s)
+        .into_iter()
+        .find(|&m| g.coord(s, m) == coord)
+        .unwrap_or_else(|| panic!("{coord} not legal: {:?}", moves(s)));
+    g.play(s, m)
+}
+
+fn piece(s: &GState, side: Side, sq: &str) -> Option<char> {
+    let sq = fairysolve::Square::parse(sq).unwrap();
+    s.board(side).board().piece_at(sq).map(|p| p.char())
+}
+
+fn keys(line: &str, n: u32) -> String {
+    let s = state(line);
+    let mut found = Vec::new();
+    for threads in [1, 2] {
+        let table = Table::new(8);
+        let stop = AtomicBool::new(false);
+        let opts = SolveOptions {
+            threads,
+            tries: true,
+            ..SolveOptions::default()
+        };
+        let sol = solve(&game(&s), &table, &s, n, &opts, &stop, &|_, _| {});
+        assert!(sol.finished());
+        let mut v: Vec<String> = sol.keys.iter().map(|k| k.0.clone()).collect();
+        v.sort();
+        found.push(if v.is_empty() {
+            "none".into()
+        } else {
+            v.join(" ")
+        });
+    }
+    assert_eq!(found[0], found[1], "{line}");
+    found.remove(0)
+}
+
+/// Rule 5.2: a man moves among the men of its own board only, then passes to the same
+/// square of the other board if it is empty there, else stays.
+#[test]
+fn rule_5_2_moves_on_its_board_then_passes() {
+    // The rook on a1 of the Real board rides through a4, where the Mirror has a man.
+    let s = state("4k3/8/8/8/8/8/8/R3K3 w - - mirror \"8/8/8/8/n7/8/8/8\";");
+    assert!(moves(&s).contains(&"R:a1a8".to_string()));
+    // To a4: the Mirror's a4 is taken, so the rook stays on the Real board.
+    let t = after(&s, "R:a1a4");
+    assert_eq!(piece(&t, Side::Real, "a4"), Some('R'));
+    // To a3: empty on the Mirror, so it passes.
+    let t = after(&s, "R:a1a3");
+    assert_eq!(piece(&t, Side::Mirror, "a3"), Some('R'));
+    assert_eq!(piece(&t, Side::Real, "a3"), None);
+}
+
+/// Rule 5.2 and 5.8a: after castling king and rook pass or stay each on its own.
+#[test]
+fn rule_5_8a_split_castling() {
+    // King side: g1 is taken on the Mirror, f1 is free: the king stays, the rook passes.
+    let s = state("4k3/8/8/8/8/8/8/4K2R w K - mirror \"8/8/8/8/8/8/8/6n1\";");
+    let t = after(&s, "R:e1h1");
+    assert_eq!(piece(&t, Side::Real, "g1"), Some('K'));
+    assert_eq!(piece(&t, Side::Mirror, "f1"), Some('R'));
+    // Castling needs no safety: the king may castle out of and through attacks (5.3).
+    let s = state("4k3/8/8/8/8/8/8/4K2R w K - mirror \"8/8/8/8/8/8/8/8\";");
+    assert!(moves(&s).contains(&"R:e1h1".to_string()));
+    let s = state("4r1k1/8/8/8/8/8/8/4K2R w K - mirror \"8/8/8/8/8/8/8/8\";");
+    assert!(
+        moves(&s).contains(&"R:e1h1".to_string()),
+        "no check in this game"
+    );
+}
+
+/// Rule 5.3: no check; capturing the king wins.
+#[test]
+fn rule_5_3_no_check_and_the_kings_capture_wins() {
+    // The White king may step next to the Black king.
+    let s = state("8/8/8/8/8/3k4/8/4K3 w - - mirror \"8/8/8/8/8/8/8/8\";");
+    assert!(moves(&s).contains(&"R:e1e2".to_string()));
+    let s = state("R3k3/8/8/8/8/8/8/4K3 w - - mirror \"8/8/8/8/8/8/8/8\";");
+    let t = after(&s, "R:a8e8");
+    assert_eq!(game(&s).end(&t), Some(End::Win(fairysolve::Color::White)));
+    assert!(game(&s).moves(&t).is_empty());
+}
+
+/// Rule 5.4 and 5.8b: en passant is taken by a pawn on the board of the double step,
+/// and takes the double-stepped pawn wherever it now stands.
+#[test]
+fn rule_5_4_en_passant_across_the_boards() {
+    // Black's d7-d5 was played on the Mirror, and the pawn passed to the Real board.
+    let s = state("4k3/8/8/3p4/8/8/8/4K3 w - d6 mirror \"8/8/8/4P3/8/8/8/8\"; ep_board M;");
+    assert!(moves(&s).contains(&"M:e5d6".to_string()), "{:?}", moves(&s));
+    let t = after(&s, "M:e5d6");
+    assert_eq!(
+        piece(&t, Side::Real, "d5"),
+        None,
+        "the pawn on the other board is taken"
+    );
+    // A pawn on the other board may not take en passant.
+    let s = state("4k3/8/8/3pP3/8/8/8/4K3 w - d6 mirror \"8/8/8/8/8/8/8/8\"; ep_board M;");
+    assert!(
+        !moves(&s).iter().any(|m| m.ends_with("d6")),
+        "{:?}",
+        moves(&s)
+    );
+}
+
+/// Rule 5.1 and 5.8a: each side's array is its own Chess960 arrangement; castling rights
+/// name a rook on the board of their king.
+#[test]
+fn rule_5_1_independent_arrays_and_castling_per_board() {
+    let line = "8/8/8/8/8/8/PPPPPPPP/RKRBBNNQ w CAha - mirror \"rbbknqnr/pppppppp/8/8/8/8/8/8\";";
+    let s = state(line);
+    assert_eq!(perft_line(line, 1).unwrap(), 20);
+    assert_eq!(moves(&s).len(), 20);
+    // Written back with the same rights, in Shredder letters.
+    assert!(
+        position_line(&s).contains(" CAha "),
+        "{}",
+        position_line(&s)
+    );
+}
+
+/// Rule 5.8c: #N with Black to move asks whether Black captures White's king.
+#[test]
+fn rule_5_8c_black_attacks_with_black_to_move() {
+    assert_eq!(
+        keys(
+            "4k3/8/8/8/8/8/8/r3K3 b - - mirror \"8/8/8/8/8/8/8/8\"; dm 1;",
+            1
+        ),
+        "R:a1e1"
+    );
+}
+
+#[test]
+fn glass_problems_have_their_published_keys() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/glass/problems.epd"
+    ))
+    .unwrap();
+    let mut seen = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let p = read_line(line).unwrap();
+        let n = p.stipulation.unwrap().moves;
+        let c1 = p.record.get("c1").and_then(|o| o.single()).unwrap();
+        assert_eq!(keys(line, n), c1.strip_prefix("keys: ").unwrap(), "{line}");
+        seen += 1;
+    }
+    assert!(seen >= 2);
+}
+
+/// Without the pass there is no key: on one board alone the rook on a8 sees nothing.
+#[test]
+fn the_key_needs_the_pass() {
+    let line = "6B1/8/8/8/8/8/8/R2K4 w - - mirror \"7k/6pp/8/8/8/8/8/8\";";
+    assert_eq!(keys(line, 1), "none");
+    assert_eq!(keys(line, 2), "R:a1a8");
+}
+
+#[test]
+fn bad_glass_lines_are_located() {
+    let cases = [
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - d6 mirror \"8/8/8/8/8/8/8/8\";",
+            "line 1, column 1: en passant d6: ep_board R or M must say on which board the double step was played",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - mirror \"4k3/8/8/8/8/8/8/8\";",
+            "line 1, column 1: Black has 2 kings on the two boards (one expected)",
+        ),
+        (
+            "8/8/8/8/8/8/8/4K2R w Kk - mirror \"4k3/8/8/8/8/8/8/8\";",
+            "line 1, column 23: castling 'k': no black rook there on the board of its king",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - mirror \"4k3/8/8/8/8/8/8/8\"; underworld \"4k3/8/8/8/8/8/8/4K3\";",
+            "line 1, column 55: underworld: not played together with mirror",
+        ),
+    ];
+    for (line, want) in cases {
+        match read_line(line) {
+            Ok(_) => panic!("read: {line}"),
+            Err(e) => assert_eq!(e, want, "{line}"),
+        }
+    }
+}
