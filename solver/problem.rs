@@ -13,15 +13,35 @@ use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::Color;
 use crate::types::Square;
 
-/// What is to be shown: `#N`, the attacker (side to move) wins within N moves.
+/// What a stipulation asks (rules.md 8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Aim {
+    /// `#N`: the attacker (side to move) wins within N moves.
+    Direct,
+    /// `h#N` / `h#N.5`: both sides cooperate so that White mates (8.2).
+    Help,
+    /// `s#N`: White forces Black to mate White (8.3).
+    Selfmate,
+}
+
+/// What is to be shown: the aim and the number of moves (`half`: the `.5` of `h#N.5`,
+/// White's extra first move).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Stipulation {
+    pub aim: Aim,
     pub moves: u32,
+    pub half: bool,
 }
 
 impl std::fmt::Display for Stipulation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}", self.moves)
+        let prefix = match self.aim {
+            Aim::Direct => "",
+            Aim::Help => "h",
+            Aim::Selfmate => "s",
+        };
+        let half = if self.half { ".5" } else { "" };
+        write!(f, "{prefix}#{}{half}", self.moves)
     }
 }
 
@@ -29,11 +49,36 @@ impl std::fmt::Display for Stipulation {
 pub const MAX_MOVES: u32 = 30;
 
 impl Stipulation {
+    /// `#N` (mate in N).
+    pub fn direct(moves: u32) -> Stipulation {
+        Stipulation {
+            aim: Aim::Direct,
+            moves,
+            half: false,
+        }
+    }
+
+    /// Reads `#N`, `h#N`, `h#N.5` or `s#N` (N in 1..=30; `h#0.5` too).
     pub fn parse(s: &str) -> Option<Stipulation> {
-        let n: u32 = s.strip_prefix('#')?.trim().parse().ok()?;
-        (1..=MAX_MOVES)
-            .contains(&n)
-            .then_some(Stipulation { moves: n })
+        let s = s.trim();
+        let (aim, rest) = if let Some(r) = s.strip_prefix("h#") {
+            (Aim::Help, r)
+        } else if let Some(r) = s.strip_prefix("s#") {
+            (Aim::Selfmate, r)
+        } else {
+            (Aim::Direct, s.strip_prefix('#')?)
+        };
+        let (number, half) = match rest.strip_suffix(".5") {
+            Some(n) if aim == Aim::Help => (n, true),
+            _ => (rest, false),
+        };
+        let n: u32 = number.trim().parse().ok()?;
+        let least = if half { 0 } else { 1 };
+        (least..=MAX_MOVES).contains(&n).then_some(Stipulation {
+            aim,
+            moves: n,
+            half,
+        })
     }
 }
 
@@ -395,7 +440,7 @@ pub fn stipulation_of(rec: &Record) -> Result<Option<Stipulation>, LineError> {
             if !(1..=MAX_MOVES).contains(&n) {
                 return Err(at(rec, o, format!("dm: {n} is outside 1..={MAX_MOVES}")));
             }
-            Some(Stipulation { moves: n })
+            Some(Stipulation::direct(n))
         }
         None => None,
     };
@@ -404,11 +449,13 @@ pub fn stipulation_of(rec: &Record) -> Result<Option<Stipulation>, LineError> {
             let s = o.single().unwrap_or("");
             match Stipulation::parse(s) {
                 Some(st) => Some(st),
-                None if s.starts_with('#') => {
+                None if s.starts_with('#') || s.starts_with("h#") || s.starts_with("s#") => {
                     return Err(at(
                         rec,
                         o,
-                        format!("stip: '{s}' is not #N with 1 <= N <= {MAX_MOVES}"),
+                        format!(
+                            "stip: '{s}' is not #N, h#N, h#N.5 or s#N with N in 1..={MAX_MOVES}"
+                        ),
                     ))
                 }
                 None => return Err(at(rec, o, format!("stip: '{s}' is not supported yet"))),

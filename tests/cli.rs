@@ -556,3 +556,44 @@ fn bench_compares_key_sets_with_a_peer() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `h#N` and `s#N` lines (rules.md 8.2, 8.3; formats.md 2): every solution of a
+/// help-mate as the whole line, the short ones apart; a self-mate's keys as for `#N`.
+#[test]
+fn help_and_self_mates_from_the_command_line() {
+    let out = run_stdin(
+        &["solve", "--json", "-"],
+        "7k/8/6K1/8/8/8/8/Q7 b - - stip \"h#1\";\n5q2/8/5R2/7B/7n/8/7R/k6K w - - stip \"s#1\";\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let objs: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objs[0]["stip"], "h#1");
+    assert_eq!(
+        objs[0]["solutions"],
+        serde_json::json!([["h8g8", "a1a8"], ["h8g8", "a1g7"]])
+    );
+    assert_eq!(objs[0]["keys"], serde_json::json!(["h8g8"]));
+    assert_eq!(objs[1]["stip"], "s#1");
+    assert_eq!(objs[1]["keys"], serde_json::json!(["f6f1"]));
+    let out = run_stdin(&["solve", "-"], "7k/8/6K1/8/8/8/8/Q7 b - - stip \"h#1\";\n");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("1.Kg8 Qa8#\n1.Kg8 Qg7#\n2 solutions"),
+        "{stdout}"
+    );
+    // h#N starts with Black: a line with White to move is refused with the reason.
+    let out = run_stdin(
+        &["solve", "-"],
+        "7k/8/6K1/8/8/8/8/1Q6 w - - stip \"h#1\";\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr)
+            .contains("h#1: Black moves first (rules.md 8.2), but the line has White to move"),
+        "{}",
+        text(&out.stderr)
+    );
+}

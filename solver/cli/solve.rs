@@ -60,7 +60,7 @@ pub struct SolveArgs {
 fn stipulation_arg(text: &str) -> Result<Stipulation, String> {
     Stipulation::parse(text).ok_or_else(|| {
         format!(
-            "'{text}' is not a stipulation: #N (mate in N) with N in 1..={} expected",
+            "'{text}' is not a stipulation: #N, h#N, h#N.5 or s#N with N in 1..={} expected",
             fairysolve::problem::MAX_MOVES
         )
     })
@@ -90,11 +90,14 @@ fn install_interrupt_handler() {
 }
 
 fn stipulation(problem: &Problem, args: &SolveArgs) -> Result<Stipulation, String> {
-    // `--depth` is in range: clap checked it.
+    // `--depth` is in range: clap checked it; it sets N and keeps the line's aim.
+    let stated = problem.stipulation.or(args.stip);
     args.depth
-        .map(|moves| Stipulation { moves })
-        .or(problem.stipulation)
-        .or(args.stip)
+        .map(|n| Stipulation {
+            moves: n,
+            ..stated.unwrap_or(Stipulation::direct(n))
+        })
+        .or(stated)
         .ok_or_else(|| {
             "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
                 .into()
@@ -706,6 +709,25 @@ fn solve_item(
             return out;
         }
     };
+    if stip.aim != fairysolve::problem::Aim::Direct {
+        if plan.is_some() {
+            let e = format!("{}: --retro covers #N only", item.source);
+            let _ = writeln!(out.stderr, "{e}");
+            if args.json {
+                let _ = writeln!(out.stdout, "{}", error_json(item, &e));
+            }
+            out.ok = false;
+            return out;
+        }
+        let what = format!(
+            "{} ({} to move)",
+            describe_rules(&problem),
+            problem.position.turn().name()
+        );
+        return super::two_board::solve_board_line(
+            item, &problem, stip, what, args, opts, table, bar,
+        );
+    }
     let solve = |p: &Problem| solve_one(item, p, stip, opts, table, args, bar);
     let Some(plan) = plan else {
         let sol = solve(&problem);

@@ -3,10 +3,10 @@
 
 use super::input::Item;
 use super::solve::{error_json, Report, SolveArgs};
-use fairysolve::generic::search::{self, CoreSolution, Line};
+use fairysolve::generic::search::{self, CoreSolution, Goal, Line};
 use fairysolve::generic::TurnGame;
 use fairysolve::glass::{Glass, GlassProblem};
-use fairysolve::problem::Stipulation;
+use fairysolve::problem::{Aim, Stipulation};
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use fairysolve::types::Color;
@@ -15,12 +15,16 @@ use fairysolve::underworld::{Underworld, UnderworldProblem};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-/// The stipulation of a two-board line, as for the single-board games.
+/// The stipulation of a line, as for the single-board games: `--depth` sets N and keeps
+/// the line's aim.
 fn stipulation(p: &Problem2, args: &SolveArgs) -> Result<Stipulation, String> {
+    let stated = p.stipulation.or(args.stip);
     args.depth
-        .map(|moves| Stipulation { moves })
-        .or(p.stipulation)
-        .or(args.stip)
+        .map(|n| Stipulation {
+            moves: n,
+            ..stated.unwrap_or(Stipulation::direct(n))
+        })
+        .or(stated)
         .ok_or_else(|| {
             "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
                 .into()
@@ -95,6 +99,7 @@ pub fn solve_underworld(
         record: &p.record,
         stipulation: p.stipulation,
         what,
+        alternating: false,
     };
     solve_core(item, &Underworld, &p.state, &line, args, opts, table, bar)
 }
@@ -115,6 +120,7 @@ pub fn solve_glass(
         record: &p.record,
         stipulation: p.stipulation,
         what: format!("looking-glass ({} to move)", p.state.turn.name()),
+        alternating: true,
     };
     solve_core(item, &game, &p.state, &line, args, opts, table, bar)
 }
@@ -125,6 +131,35 @@ struct Problem2<'a> {
     stipulation: Option<Stipulation>,
     /// The game and its state, for the heading.
     what: String,
+    /// The sides take turns one move each (help-mates are defined so, rules.md 8.2).
+    alternating: bool,
+}
+
+/// Solves a single-board line whose stipulation is not `#N` (`h#N`, `s#N`) on the
+/// solver core, through the single-board adapter.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_board_line(
+    item: &Item,
+    problem: &fairysolve::problem::Problem,
+    stip: Stipulation,
+    what: String,
+    args: &SolveArgs,
+    opts: &SolveOptions,
+    table: &Table,
+    bar: bool,
+) -> Report {
+    use fairysolve::generic::adapter::{BoardState, OneBoard};
+    let line = Problem2 {
+        record: &problem.record,
+        stipulation: Some(stip),
+        what,
+        alternating: true,
+    };
+    let root = BoardState::new(problem.position);
+    fairysolve::with_game!(&problem.game, g => {
+        let game = OneBoard { game: g, attacker: problem.position.turn() };
+        solve_core(item, &game, &root, &line, args, opts, table, bar)
+    })
 }
 
 /// Solves a line of a game of the solver core and writes the report.
@@ -156,6 +191,18 @@ fn solve_core<G: TurnGame>(
             return out;
         }
     };
+    let goal = match stip.aim {
+        Aim::Direct => Goal::Win,
+        Aim::Selfmate => Goal::SelfLoss,
+        Aim::Help => return help_report(item, game, root, p, stip, args, opts),
+    };
+    if stip.aim == Aim::Selfmate && game.mover(root) != Color::White {
+        return refused(
+            item,
+            args,
+            "s#N: White moves first (rules.md 8.3); the line has Black to move",
+        );
+    }
     let bar = super::solve::first_moves_bar(item, args, bar);
     let progress = |done: usize, total: usize| {
         if let Some(b) = &bar {
@@ -163,8 +210,9 @@ fn solve_core<G: TurnGame>(
             b.set_position(done as u64);
         }
     };
-    let sol = search::solve(
+    let sol = search::solve_for(
         game,
+        goal,
         table,
         root,
         stip.moves,
@@ -480,4 +528,159 @@ pub fn replay_glass(p: &GlassProblem, moves: &[String]) -> bool {
     }
     println!("{}", fairysolve::glass::setup::position_line(&s));
     true
+}
+
+/// A line that cannot be solved as asked: the message, located, on stderr (and as an
+/// error object with `--json`).
+fn refused(item: &Item, args: &SolveArgs, message: &str) -> Report {
+    let e = format!("{}: {message}", item.source);
+    let mut out = Report {
+        stdout: String::new(),
+        stderr: format!("{e}\n"),
+        ok: false,
+    };
+    if args.json {
+        let _ = writeln!(out.stdout, "{}", error_json(item, &e));
+    }
+    out
+}
+
+/// A help-mate's line as composers write it: Black's move first for `h#N`
+/// (`1.Kd5 Qe1 2.Ke4 Qe3#`), White's for `h#N.5` (`1.Qe1 Kd5 2.Qe3#`), numbered by pairs.
+fn help_text(line: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (i, (_, notation)) in line.iter().enumerate() {
+        if i % 2 == 0 {
+            if i > 0 {
+                out.push(' ');
+            }
+            let _ = write!(out, "{}.", i / 2 + 1);
+        } else {
+            out.push(' ');
+        }
+        out.push_str(notation);
+    }
+    out
+}
+
+/// Solves and reports a help-mate (rules.md 8.2): every solution, the short ones apart.
+fn help_report<G: TurnGame>(
+    item: &Item,
+    game: &G,
+    root: &G::State,
+    p: &Problem2,
+    stip: Stipulation,
+    args: &SolveArgs,
+    opts: &SolveOptions,
+) -> Report {
+    if !p.alternating {
+        return refused(item, args, &format!("{stip}: help-mates are defined for games whose sides take turns one move each (rules.md 8.2); not built for Underworld"));
+    }
+    let first = if stip.half {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if game.mover(root) != first {
+        return refused(
+            item,
+            args,
+            &format!(
+                "{stip}: {} moves first (rules.md 8.2), but the line has {} to move",
+                first.name(),
+                game.mover(root).name()
+            ),
+        );
+    }
+    let turns = 2 * stip.moves + stip.half as u32;
+    let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
+    let start = std::time::Instant::now();
+    let sol = fairysolve::generic::help::solve_help(
+        game,
+        root,
+        Color::White,
+        turns,
+        &short,
+        &super::solve::INTERRUPTED,
+        opts.time_limit.map(|d| start + d),
+    );
+    let elapsed = start.elapsed();
+    let coords = |lines: &[Vec<(String, String)>]| -> Vec<Vec<String>> {
+        lines
+            .iter()
+            .map(|l| l.iter().map(|(c, _)| c.clone()).collect())
+            .collect()
+    };
+    let mut keys: Vec<String> = sol
+        .solutions
+        .iter()
+        .filter_map(|l| l.first())
+        .map(|(c, _)| c.clone())
+        .collect();
+    keys.dedup();
+    let status = if !sol.complete {
+        "timeout"
+    } else if sol.solutions.is_empty() {
+        "no-solution"
+    } else {
+        "solved"
+    };
+    let mut out = Report {
+        stdout: String::new(),
+        stderr: String::new(),
+        ok: sol.complete,
+    };
+    if args.json {
+        let v = json!({
+            "id": p.record.id(),
+            "source": item.source,
+            "stip": stip.to_string(),
+            "status": status,
+            "keys": keys,
+            "solutions": coords(&sol.solutions),
+            "short_solutions": coords(&sol.short),
+            "error": null,
+            "nodes": sol.nodes,
+            "millis": elapsed.as_millis() as u64,
+            "threads": 1,
+            "complete": sol.complete,
+        });
+        let _ = writeln!(out.stdout, "{v}");
+        return out;
+    }
+    let s = &mut out.stdout;
+    let id = p
+        .record
+        .id()
+        .map(|s| format!(" \"{s}\""))
+        .unwrap_or_default();
+    let _ = writeln!(s, "{}{id}: {stip} {}", item.source, p.what);
+    if !sol.complete {
+        s.push_str(
+            "stopped before the search was complete: the solutions listed are those found\n",
+        );
+    }
+    for line in &sol.solutions {
+        let _ = writeln!(s, "{}", help_text(line));
+    }
+    if sol.solutions.is_empty() && sol.complete {
+        s.push_str("no solution\n");
+    }
+    for line in &sol.short {
+        let _ = writeln!(s, "short: {}", help_text(line));
+    }
+    let n = sol.solutions.len();
+    let _ = writeln!(
+        s,
+        "{n} solution{}{} · {} nodes in {} ms",
+        if n == 1 { "" } else { "s" },
+        if sol.short.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} short)", sol.short.len())
+        },
+        sol.nodes,
+        elapsed.as_millis()
+    );
+    out
 }

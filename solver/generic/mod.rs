@@ -9,6 +9,7 @@
 //! The two-board games (Underworld, Looking-Glass) play through the core only.
 
 pub mod adapter;
+pub mod help;
 pub mod perft;
 pub mod search;
 

@@ -75,10 +75,21 @@ impl CoreSolution {
     }
 }
 
-/// One proof search: the game, the attacker, the table and the limits.
+/// What the attacker forces (rules.md 8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// `#N`: the attacker wins (mate, a king's fall or capture, as the game says).
+    Win,
+    /// `s#N`: the defender wins, by a move of its own; any end the attacker's move brings
+    /// about fulfils nothing (8.3).
+    SelfLoss,
+}
+
+/// One proof search: the game, the attacker, the goal, the table and the limits.
 pub struct Prover<'a, G: TurnGame> {
     game: &'a G,
     attacker: Color,
+    goal: Goal,
     table: &'a Table,
     /// Salt of this search's table keys (entries of other searches never match).
     salt: u64,
@@ -92,6 +103,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     pub fn new(
         game: &'a G,
         attacker: Color,
+        goal: Goal,
         table: &'a Table,
         stop: &'a AtomicBool,
         deadline: Option<Instant>,
@@ -99,6 +111,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         Prover {
             game,
             attacker,
+            goal,
             table,
             salt: table.new_search() ^ (attacker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             stop,
@@ -149,7 +162,18 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     pub fn move_wins(&self, s: &G::State, mv: G::Move, n: u32) -> Proof<bool> {
         match self.after(s, mv, n) {
             Ok((next, left)) => self.wins(&next, left),
-            Err(end) => Ok(end == Some(End::Win(self.attacker))),
+            Err(end) => Ok(self.fulfils(s, end)),
+        }
+    }
+
+    /// Whether the game's end `end`, brought about by a move from `s`, is the goal.
+    fn fulfils(&self, s: &G::State, end: Option<End>) -> bool {
+        match self.goal {
+            Goal::Win => end == Some(End::Win(self.attacker)),
+            Goal::SelfLoss => {
+                let defender = !self.attacker;
+                self.game.mover(s) == defender && end == Some(End::Win(defender))
+            }
         }
     }
 
@@ -303,11 +327,28 @@ pub fn solve<G: TurnGame>(
     stop: &AtomicBool,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> CoreSolution {
+    solve_for(game, Goal::Win, table, root, n, opts, stop, progress)
+}
+
+/// Proves that the side to move of `root` forces `goal` within `n` rounds (`#n`, or
+/// `s#n`): every key, the tries, the tree.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_for<G: TurnGame>(
+    game: &G,
+    goal: Goal,
+    table: &Table,
+    root: &G::State,
+    n: u32,
+    opts: &SolveOptions,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> CoreSolution {
     let start = Instant::now();
     let attacker = game.mover(root);
     let prover = Prover::new(
         game,
         attacker,
+        goal,
         table,
         stop,
         opts.time_limit.map(|d| start + d),
