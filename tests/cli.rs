@@ -597,3 +597,30 @@ fn help_and_self_mates_from_the_command_line() {
         text(&out.stderr)
     );
 }
+
+/// `--set-play` (rules.md 8.4): the diagram as if Black were to move, each Black move
+/// with White's answers that mate in N - 1; pinned men stay pinned there.
+#[test]
+fn set_play_is_shown_before_the_solution() {
+    let demo = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/examples/demo.epd"
+    ))
+    .unwrap();
+    let paslack = demo.lines().find(|l| l.contains("Paslack")).unwrap();
+    let out = run_stdin(
+        &["solve", "--set-play", "--json", "-"],
+        &format!("{paslack}\n"),
+    );
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(
+        v["set_play"],
+        serde_json::json!({"a8b6": [], "a8c7": [], "b4b3": ["b2c3"], "g3f2": [], "g3g2": [], "h8f7": ["c5d7"], "h8g6": []})
+    );
+    let out = run_stdin(&["solve", "--set-play", "-"], &format!("{paslack}\n"));
+    assert!(
+        text(&out.stdout).contains("set play:\n    1...Nb6 (unprovided)\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}

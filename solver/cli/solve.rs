@@ -52,6 +52,10 @@ pub struct SolveArgs {
     /// Print only keys, no solution tree.
     #[arg(long = "keys-only")]
     pub keys_only: bool,
+    /// Also show set play (#N and s#N, N >= 2): each Black move of the diagram as if
+    /// Black were to move, with White's answers (rules.md 8.4).
+    #[arg(long = "set-play")]
+    pub set_play: bool,
     #[command(flatten)]
     pub variants: VariantFlags,
 }
@@ -732,11 +736,23 @@ fn solve_item(
     let Some(plan) = plan else {
         let sol = solve(&problem);
         out.ok = sol.finished();
+        let set = args
+            .set_play
+            .then(|| super::two_board::board_set_play(&problem, stip, opts, table));
         if args.json {
-            let _ = writeln!(out.stdout, "{}", json_report(item, &problem, stip, &sol));
+            let mut v = json_report(item, &problem, stip, &sol);
+            if let Some((_, json)) = &set {
+                v["set_play"] = json.clone();
+            }
+            let _ = writeln!(out.stdout, "{v}");
         } else {
-            out.stdout
-                .push_str(&text_report(item, &problem, stip, &sol, args));
+            let report = text_report(item, &problem, stip, &sol, args);
+            match (&set, report.split_once('\n')) {
+                (Some((text, _)), Some((head, rest))) => {
+                    let _ = write!(out.stdout, "{head}\n{text}{rest}");
+                }
+                _ => out.stdout.push_str(&report),
+            }
         }
         return out;
     };

@@ -225,6 +225,9 @@ fn solve_core<G: TurnGame>(
     }
     out.ok = sol.finished();
     let attacker = game.mover(root);
+    let set = args
+        .set_play
+        .then(|| set_play_block(game, root, stip, opts, table));
     if args.json {
         let mut v = json!({
             "id": p.record.id(),
@@ -252,6 +255,9 @@ fn solve_core<G: TurnGame>(
         if !sol.complete() {
             v["undecided"] = json!(sol.unresolved);
         }
+        if let Some((_, json)) = &set {
+            v["set_play"] = json.clone();
+        }
         let _ = writeln!(out.stdout, "{v}");
         return out;
     }
@@ -262,6 +268,9 @@ fn solve_core<G: TurnGame>(
         .map(|s| format!(" \"{s}\""))
         .unwrap_or_default();
     let _ = writeln!(s, "{}{id}: {stip} {}", item.source, p.what);
+    if let Some((text, _)) = &set {
+        s.push_str(text);
+    }
     if !sol.complete() {
         let _ = writeln!(
             s,
@@ -683,4 +692,76 @@ fn help_report<G: TurnGame>(
         elapsed.as_millis()
     );
     out
+}
+
+/// Set play (rules.md 8.4) of `root` for `stip` (`#N` or `s#N`, N >= 2) as text to print
+/// before the solution and as the `set_play` object of `--json`.
+fn set_play_block<G: TurnGame>(
+    game: &G,
+    root: &G::State,
+    stip: Stipulation,
+    opts: &SolveOptions,
+    table: &Table,
+) -> (String, Value) {
+    let goal = match stip.aim {
+        Aim::Selfmate => Goal::SelfLoss,
+        _ => Goal::Win,
+    };
+    if stip.aim == Aim::Help || stip.moves < 2 {
+        return (
+            "set play: only for #N and s#N with N >= 2 (rules.md 8.4)\n".into(),
+            Value::Null,
+        );
+    }
+    let start = std::time::Instant::now();
+    let deadline = opts.time_limit.map(|d| start + d);
+    let found = search::set_play(
+        game,
+        goal,
+        table,
+        root,
+        stip.moves,
+        &super::solve::INTERRUPTED,
+        deadline,
+    );
+    let defences = match found {
+        None => return ("set play: not defined for this game\n".into(), Value::Null),
+        Some(Err(_)) => {
+            return (
+                "set play: stopped before it was complete\n".into(),
+                Value::Null,
+            )
+        }
+        Some(Ok(d)) => d,
+    };
+    let mut text = String::from("set play:\n");
+    let mut map = serde_json::Map::new();
+    for d in &defences {
+        let replies: Vec<String> = d.replies.iter().map(|(_, n)| format!("2.{n}")).collect();
+        if replies.is_empty() {
+            let _ = writeln!(text, "    1...{} (unprovided)", d.notation);
+        } else {
+            let _ = writeln!(text, "    1...{} {}", d.notation, replies.join(", "));
+        }
+        map.insert(
+            d.coord.clone(),
+            json!(d.replies.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>()),
+        );
+    }
+    (text, Value::Object(map))
+}
+
+/// `set_play_block` for a single-board line, through the adapter.
+pub fn board_set_play(
+    problem: &fairysolve::problem::Problem,
+    stip: Stipulation,
+    opts: &SolveOptions,
+    table: &Table,
+) -> (String, Value) {
+    use fairysolve::generic::adapter::{BoardState, OneBoard};
+    let root = BoardState::new(problem.position);
+    fairysolve::with_game!(&problem.game, g => {
+        let game = OneBoard { game: g, attacker: problem.position.turn() };
+        set_play_block(&game, &root, stip, opts, table)
+    })
 }

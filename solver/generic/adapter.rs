@@ -78,6 +78,14 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         after.position.turn() == self.attacker
     }
 
+    /// The turn passes without a move: no en passant right, timers and cash as they are
+    /// (rules.md 8.4).
+    fn other_side_to_move(&self, s: &BoardState) -> Option<BoardState> {
+        let mut p = s.position;
+        p.pass();
+        Some(BoardState::new(p))
+    }
+
     fn key(&self, s: &BoardState) -> u64 {
         s.position.hash()
     }

@@ -78,6 +78,12 @@ pub trait TurnGame: Sync {
         self.leaves(s, &self.moves(s))
     }
 
+    /// `s` as if the other side were to move, for set play (rules.md 8.4: no en passant
+    /// right, everything else as written); `None` where a game has no such reading.
+    fn other_side_to_move(&self, _s: &Self::State) -> Option<Self::State> {
+        None
+    }
+
     /// A hash of everything that decides the future of `s` (the transposition table's
     /// key; collisions are checked by the table's own verification word).
     fn key(&self, s: &Self::State) -> u64;

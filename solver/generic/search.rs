@@ -423,3 +423,49 @@ pub fn solve_for<G: TurnGame>(
         threads: opts.threads.max(1),
     }
 }
+
+/// Set play (rules.md 8.4): the diagram `root` as if the defender were to move; for each
+/// of its moves, the attacker's moves that force `goal` within `n` - 1 from there (none:
+/// the defence is unprovided). `None` when the game has no such reading of a diagram.
+pub fn set_play<G: TurnGame>(
+    game: &G,
+    goal: Goal,
+    table: &Table,
+    root: &G::State,
+    n: u32,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> Option<Result<Vec<SetDefence>, Stopped>> {
+    let attacker = game.mover(root);
+    let set = game.other_side_to_move(root)?;
+    let prover = Prover::new(game, attacker, goal, table, stop, deadline);
+    let run = || -> Result<Vec<SetDefence>, Stopped> {
+        let mut out = Vec::new();
+        for d in game.moves(&set) {
+            let after = game.play(&set, d);
+            let mut replies = Vec::new();
+            if game.end(&after).is_none() && n > 1 {
+                for m in game.moves(&after) {
+                    if prover.move_wins(&after, m, n - 1)? {
+                        replies.push((game.coord(&after, m), game.notation(&after, m)));
+                    }
+                }
+            }
+            out.push(SetDefence {
+                coord: game.coord(&set, d),
+                notation: game.notation(&set, d),
+                replies,
+            });
+        }
+        Ok(out)
+    };
+    Some(run())
+}
+
+/// A defence of the set play with the attacker's set replies.
+#[derive(Clone, Debug)]
+pub struct SetDefence {
+    pub coord: String,
+    pub notation: String,
+    pub replies: Vec<(String, String)>,
+}

@@ -263,6 +263,16 @@ impl TurnGame for Glass {
         after.turn == self.attacker
     }
 
+    fn other_side_to_move(&self, s: &GState) -> Option<GState> {
+        let mut next = *s;
+        for b in &mut next.boards {
+            b.pass();
+        }
+        next.turn = !s.turn;
+        next.ep = None;
+        Some(next)
+    }
+
     fn key(&self, s: &GState) -> u64 {
         s.key()
     }
