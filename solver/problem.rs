@@ -96,6 +96,31 @@ impl Problem {
     }
 }
 
+/// The operations of the single-board games' rules (formats.md 1).
+pub const SINGLE_BOARD_OPS: &[&str] = &[
+    "trapdoor",
+    "timers",
+    "trapdoor_order",
+    "taxi",
+    "taxi_income",
+    "taxi_start",
+    "earthquake",
+    "void",
+    "aftershock",
+];
+/// The operations only an Underworld line carries.
+pub const UNDERWORLD_OPS: &[&str] = &["underworld", "phase", "reserve", "homes", "u_ep"];
+/// The operations only a Looking-Glass line carries.
+pub const GLASS_OPS: &[&str] = &["mirror", "ep_board"];
+
+/// The first operation of `rec` that belongs to one of `games` (lists of operations):
+/// a game the line's own is not played together with.
+pub fn foreign_operation<'a>(rec: &'a Record, games: &[&[&str]]) -> Option<&'a Operation> {
+    rec.operations
+        .iter()
+        .find(|o| games.iter().any(|ops| ops.contains(&o.opcode.as_str())))
+}
+
 fn at(rec: &Record, op: &Operation, message: impl Into<String>) -> LineError {
     LineError::new(rec.line, op.column, message)
 }

@@ -211,7 +211,7 @@ fn wrong_command_line_exits_2() {
         (&["solve", "--fen", fen, "--stip", "#0"][..], "1..=30"),
         (
             &["solve", "--fen", fen, "--stip", "2"][..],
-            "#N (mate in N)",
+            "#N, h#N, h#N.5 or s#N",
         ),
         (&["solve", "--fen", fen, "--hash", "0"][..], "1..=65536"),
     ] {

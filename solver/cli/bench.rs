@@ -483,7 +483,7 @@ fn run_peer(
 }
 
 pub fn run(args: BenchArgs) -> bool {
-    let threads = args.threads.unwrap_or_else(super::default_threads).max(1);
+    let threads = super::threads(args.threads);
     let mut ok = true;
     if !args.no_perft {
         perft_part(args.quick);

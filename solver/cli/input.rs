@@ -6,6 +6,21 @@ use fairysolve::problem::{self, Problem};
 use fairysolve::underworld::UnderworldProblem;
 use std::io::Read;
 
+/// A line of a two-board game, read.
+pub enum TwoBoard {
+    Underworld(UnderworldProblem),
+    Glass(fairysolve::glass::GlassProblem),
+}
+
+impl TwoBoard {
+    pub fn record(&self) -> &Record {
+        match self {
+            TwoBoard::Underworld(p) => &p.record,
+            TwoBoard::Glass(p) => &p.record,
+        }
+    }
+}
+
 /// One position line of the input, read or not.
 pub struct Item {
     /// `FILE:LINE`, or `--fen` for the command line.
@@ -18,6 +33,15 @@ impl Item {
     pub fn problem(&self) -> Result<Problem, String> {
         let rec = self.record.as_ref().map_err(|e| e.clone())?;
         problem::from_record(rec.clone()).map_err(|e| format!("{}: {}", self.file_part(), e))
+    }
+
+    /// The problem of this line if it is one of a two-board game (`Ok(None)` when it
+    /// is not), or a located message.
+    pub fn two_board(&self) -> Result<Option<TwoBoard>, String> {
+        if let Some(p) = self.underworld()? {
+            return Ok(Some(TwoBoard::Underworld(p)));
+        }
+        Ok(self.glass()?.map(TwoBoard::Glass))
     }
 
     /// The Underworld problem of this line, if it is an Underworld line (`Ok(None)`
@@ -101,7 +125,7 @@ pub fn command_input(
 pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item> {
     let mut items = Vec::new();
     if let Some(fen) = fen {
-        let text = with_operations(fen, extra_ops);
+        let text = with_flags(fen, 1, extra_ops);
         match epd::parse_line(&text, 1) {
             Ok(Line::Position(r)) => items.push(Item {
                 source: "--fen".into(),
@@ -113,7 +137,7 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
             }),
             Err(e) => items.push(Item {
                 source: "--fen".into(),
-                record: Err(format!("--fen: column {}: {}", e.column, e.message)),
+                record: Err(format!("--fen: {e}")),
             }),
         }
     }
@@ -130,10 +154,10 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
         };
         // A byte-order mark (some editors write one) is no part of the first line.
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-        for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let before = items.len();
+        for (i, raw) in lines(bytes).enumerate() {
             let line_no = i + 1;
             let source = format!("{name}:{line_no}");
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             let text = match std::str::from_utf8(raw) {
                 Ok(t) => t,
                 Err(e) => {
@@ -152,7 +176,7 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
             let text = if text.trim().is_empty() || text.trim_start().starts_with('#') {
                 text.to_string()
             } else {
-                with_operations(text, extra_ops)
+                with_flags(text, line_no, extra_ops)
             };
             match epd::parse_line(&text, line_no) {
                 Ok(Line::Position(r)) => items.push(Item {
@@ -166,8 +190,64 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
                 }),
             }
         }
+        if items.len() == before {
+            // Nothing to work on is a fault the user should hear of (exit status 1).
+            let what = if name == "-" {
+                "standard input"
+            } else {
+                name.as_str()
+            };
+            items.push(Item {
+                source: name.clone(),
+                record: Err(format!("{name}: no position line in {what}")),
+            });
+        }
     }
     items
+}
+
+/// The lines of `bytes`, ended by LF, CRLF or a lone CR (old Mac files), without their
+/// ends.
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(bytes);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match text.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) => {
+                let skip = if text[i] == b'\r' && text.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                rest = Some(&text[i + skip..]);
+                Some(&text[..i])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
+}
+
+/// A position line with the flags' operations added; an operation the line has and a
+/// flag gives too is the flag's (the flag overrides it).
+fn with_flags(text: &str, line_no: usize, extra_ops: &str) -> String {
+    if extra_ops.is_empty() {
+        return text.to_string();
+    }
+    let flags: Vec<String> = match epd::parse_line(&format!("8/8/8/8/8/8/8/8 w - - {extra_ops}"), 1)
+    {
+        Ok(Line::Position(r)) => r.operations.iter().map(|o| o.opcode.clone()).collect(),
+        _ => Vec::new(),
+    };
+    if let Ok(Line::Position(mut rec)) = epd::parse_line(text, line_no) {
+        if rec.operations.iter().any(|o| flags.contains(&o.opcode)) {
+            rec.operations.retain(|o| !flags.contains(&o.opcode));
+            return with_operations(&epd::write_record(&rec), extra_ops);
+        }
+    }
+    with_operations(text, extra_ops)
 }
 
 /// A position line with the flags' operations added. A separator goes first: the last
@@ -187,6 +267,15 @@ mod tests {
 
     /// The flags' operations stay operations of their own whether or not the line's
     /// last operation ends with `;`, and a line of bare FEN fields takes them too.
+    /// LF, CRLF and lone CR all end a line; the last line need not be ended.
+    #[test]
+    fn every_line_ending_counts() {
+        let text = b"a\nb\r\nc\rd\r\re";
+        let got: Vec<&[u8]> = lines(text).collect();
+        let want: Vec<&[u8]> = vec![b"a", b"b", b"c", b"d", b"", b"e"];
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn flag_operations_follow_any_line() {
         for line in [
@@ -207,5 +296,20 @@ mod tests {
             let last = rec.operations.iter().rev().nth(1);
             assert!(last.is_none_or(|o| o.operands.len() == 1), "{line}");
         }
+    }
+
+    /// A flag overrides the line's own operation of the same name.
+    #[test]
+    fn a_flag_overrides_the_lines_operation() {
+        let text = with_flags(
+            "4k3/8/8/8/8/8/8/4K2R w K - trapdoor 1; dm 1;",
+            1,
+            " trapdoor 2;",
+        );
+        let Ok(Line::Position(rec)) = epd::parse_line(&text, 1) else {
+            panic!("{text} is not read");
+        };
+        assert_eq!(rec.get("trapdoor").and_then(|o| o.single()), Some("2"));
+        assert_eq!(rec.get("dm").and_then(|o| o.single()), Some("1"));
     }
 }

@@ -42,9 +42,11 @@ enum Command {
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
+/// A flag given for a line that already has that operation overrides the line's.
 #[derive(Args, Clone, Default, Debug)]
 pub struct VariantFlags {
-    /// Trapdoor board with timer T.
+    /// Trapdoor board with timer T (overrides a line's own `trapdoor`, as every flag here
+    /// overrides the operation of its name).
     #[arg(long, value_name = "T")]
     pub trapdoor: Option<String>,
     /// Ticking pieces: "SQ:r ...".
@@ -56,8 +58,10 @@ pub struct VariantFlags {
     /// Taxi Chess with cash "W B".
     #[arg(long)]
     pub taxi: Option<String>,
+    /// Taxi income per turn (default 2).
     #[arg(long = "taxi-income", alias = "taxi_income")]
     pub taxi_income: Option<String>,
+    /// Taxi starting budget, for the record (default 16).
     #[arg(long = "taxi-start", alias = "taxi_start")]
     pub taxi_start: Option<String>,
     /// Earthquake board "dx dy".
@@ -69,20 +73,25 @@ pub struct VariantFlags {
     /// Aftershocks "w b [dx]".
     #[arg(long)]
     pub aftershock: Option<String>,
-    /// Underworld board placement.
+    /// Underworld Chess: the Underworld's placement (its K/k are the Underworld Kings).
     #[arg(long)]
     pub underworld: Option<String>,
+    /// Underworld: whose turn on which board, WW, BW, BU or WU.
     #[arg(long)]
     pub phase: Option<String>,
+    /// Underworld: men captured for good, e.g. "Qn" (upper case White).
     #[arg(long)]
     pub reserve: Option<String>,
+    /// Underworld: home files other than the defaults, "W:d4:h U:b3:a".
     #[arg(long)]
     pub homes: Option<String>,
+    /// Underworld: the en passant square on the Underworld.
     #[arg(long = "u-ep", alias = "u_ep")]
     pub u_ep: Option<String>,
-    /// Looking-Glass Mirror board placement.
+    /// Through the Looking-Glass: the Mirror board's placement (the FEN is the Real board).
     #[arg(long)]
     pub mirror: Option<String>,
+    /// Looking-Glass: the board of the double step behind the en passant square, R or M.
     #[arg(long = "ep-board", alias = "ep_board")]
     pub ep_board: Option<String>,
 }
@@ -124,6 +133,22 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
+}
+
+/// Most worker threads a command starts.
+pub const MAX_THREADS: usize = 256;
+
+/// The worker threads of `--threads`: none given or 0, every core; more than
+/// `MAX_THREADS`, that many, with a note on standard error.
+pub fn threads(asked: Option<usize>) -> usize {
+    match asked {
+        None | Some(0) => default_threads(),
+        Some(n) if n > MAX_THREADS => {
+            eprintln!("--threads {n}: at most {MAX_THREADS} threads are started");
+            MAX_THREADS
+        }
+        Some(n) => n,
+    }
 }
 
 pub fn run() -> ExitCode {

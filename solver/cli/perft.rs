@@ -1,6 +1,6 @@
 //! `fairysolve perft`: counts, divides, and checks perft suites' expected counts.
 
-use super::input::{command_input, Item};
+use super::input::{command_input, Item, TwoBoard};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::epd::perft_depth;
@@ -22,6 +22,7 @@ pub struct PerftArgs {
     /// Counts per first move.
     #[arg(long)]
     pub divide: bool,
+    /// One JSON object per count: nodes, depth, millis (and divide).
     #[arg(long)]
     pub json: bool,
     /// Make every leaf move instead of counting the last ply in bulk.
@@ -42,44 +43,47 @@ struct Count {
     divide: Vec<(String, u64)>,
 }
 
-fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
-    if let Some(p) = item.underworld()? {
-        let start = Instant::now();
-        let game = fairysolve::underworld::Underworld;
-        let (nodes, divide) = if args.divide && depth > 0 {
-            let d = fairysolve::generic::perft::divide(&game, &p.state, depth);
-            (d.iter().map(|(_, n)| n).sum(), d)
-        } else {
-            (
-                fairysolve::generic::perft::perft(&game, &p.state, depth),
-                Vec::new(),
-            )
-        };
-        return Ok(Count {
-            nodes,
-            millis: start.elapsed().as_millis(),
-            divide,
-        });
+/// `count` for a game of the solver core.
+fn count_core<G: fairysolve::generic::TurnGame>(
+    game: &G,
+    state: &G::State,
+    depth: u32,
+    args: &PerftArgs,
+) -> Count {
+    let start = Instant::now();
+    let (nodes, divide) = if args.divide && depth > 0 {
+        let d = fairysolve::generic::perft::divide(game, state, depth);
+        (d.iter().map(|(_, n)| n).sum(), d)
+    } else {
+        (
+            fairysolve::generic::perft::perft(game, state, depth),
+            Vec::new(),
+        )
+    };
+    Count {
+        nodes,
+        millis: start.elapsed().as_millis(),
+        divide,
     }
-    if let Some(p) = item.glass()? {
-        let start = Instant::now();
-        let game = fairysolve::glass::Glass {
-            attacker: p.state.turn,
-        };
-        let (nodes, divide) = if args.divide && depth > 0 {
-            let d = fairysolve::generic::perft::divide(&game, &p.state, depth);
-            (d.iter().map(|(_, n)| n).sum(), d)
-        } else {
-            (
-                fairysolve::generic::perft::perft(&game, &p.state, depth),
-                Vec::new(),
-            )
-        };
-        return Ok(Count {
-            nodes,
-            millis: start.elapsed().as_millis(),
-            divide,
-        });
+}
+
+fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
+    match item.two_board()? {
+        Some(TwoBoard::Underworld(p)) => {
+            return Ok(count_core(
+                &fairysolve::underworld::Underworld,
+                &p.state,
+                depth,
+                args,
+            ))
+        }
+        Some(TwoBoard::Glass(p)) => {
+            let game = fairysolve::glass::Glass {
+                attacker: p.state.turn,
+            };
+            return Ok(count_core(&game, &p.state, depth, args));
+        }
+        None => {}
     }
     let problem = item.problem()?;
     let bulk = !args.no_bulk;
@@ -176,10 +180,21 @@ pub fn run(args: PerftArgs) -> bool {
             match args.depth {
                 Some(d) => checks.push((d, None)),
                 None => {
-                    eprintln!(
-                        "{}: no --depth and no expected counts (D1 n; ...)",
-                        item.source
-                    );
+                    // A line that cannot be read says why, before what is missing.
+                    let unreadable = item
+                        .two_board()
+                        .and_then(|two| match two {
+                            Some(_) => Ok(()),
+                            None => item.problem().map(|_| ()),
+                        })
+                        .err();
+                    match unreadable {
+                        Some(e) => eprintln!("{e}"),
+                        None => eprintln!(
+                            "{}: no --depth and no expected counts (D1 n; ...)",
+                            item.source
+                        ),
+                    }
                     ok = false;
                     continue;
                 }

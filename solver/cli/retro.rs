@@ -18,6 +18,7 @@ pub struct RetroArgs {
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]
     pub fen: Option<String>,
+    /// One JSON object per position: legal, reasons, last moves, men proved ticking.
     #[arg(long)]
     pub json: bool,
     /// Half-moves searched back without Trapdoor (under Trapdoor T it is 2T).

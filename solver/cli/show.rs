@@ -3,7 +3,7 @@
 //! its line written back as read (formats.md 1: every operation kept, the spelling of
 //! the FEN fields too).
 
-use super::input::command_input;
+use super::input::{command_input, TwoBoard};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::diagram::diagram;
@@ -26,35 +26,18 @@ pub fn run(args: ShowArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let mut ok = true;
     for item in items {
-        match item.underworld() {
-            Ok(Some(p)) => {
-                let id = p
-                    .record
-                    .id()
-                    .map(|s| format!(" \"{s}\""))
-                    .unwrap_or_default();
+        match item.two_board() {
+            Ok(Some(two)) => {
+                let rec = two.record();
+                let id = rec.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
                 println!("{}{id}", item.source);
-                print!("{}", super::two_board::draw_underworld(&p.state));
-                println!("{}\n", write_record(&p.record));
-                continue;
-            }
-            Ok(None) => {}
-            Err(e) => {
-                eprintln!("{e}");
-                ok = false;
-                continue;
-            }
-        }
-        match item.glass() {
-            Ok(Some(p)) => {
-                let id = p
-                    .record
-                    .id()
-                    .map(|s| format!(" \"{s}\""))
-                    .unwrap_or_default();
-                println!("{}{id}", item.source);
-                print!("{}", super::two_board::draw_glass(&p.state));
-                println!("{}\n", write_record(&p.record));
+                match &two {
+                    TwoBoard::Underworld(p) => {
+                        print!("{}", super::two_board::draw_underworld(&p.state))
+                    }
+                    TwoBoard::Glass(p) => print!("{}", super::two_board::draw_glass(&p.state)),
+                }
+                println!("{}\n", write_record(rec));
                 continue;
             }
             Ok(None) => {}

@@ -1,7 +1,7 @@
 //! `fairysolve solve`: proves stipulations and prints the solution as composers read it,
 //! or as JSON (formats.md section 2).
 
-use super::input::{command_input, Item};
+use super::input::{command_input, Item, TwoBoard};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::{Problem, Stipulation};
@@ -29,9 +29,10 @@ pub struct SolveArgs {
     /// Overrides every line's stipulation: mate in N.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=fairysolve::problem::MAX_MOVES as i64))]
     pub depth: Option<u32>,
+    /// One JSON object per position (formats.md 2).
     #[arg(long)]
     pub json: bool,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, and 0: all cores; at most 256).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Also list tries with their refutations.
@@ -592,10 +593,7 @@ pub(super) struct Report {
 pub fn run(args: SolveArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     install_interrupt_handler();
-    let threads = args
-        .threads
-        .unwrap_or_else(super::default_threads)
-        .clamp(1, 256);
+    let threads = super::threads(args.threads);
     let opts = SolveOptions {
         threads,
         tries: args.tries,
@@ -669,20 +667,13 @@ fn solve_item(
         out.ok = false;
         return out;
     }
-    match item.underworld() {
-        Ok(Some(p)) => return super::two_board::solve_underworld(item, &p, args, opts, table, bar),
-        Ok(None) => {}
-        Err(e) => {
-            if args.json {
-                let _ = writeln!(out.stdout, "{}", error_json(item, &e));
-            }
-            let _ = writeln!(out.stderr, "{e}");
-            out.ok = false;
-            return out;
+    match item.two_board() {
+        Ok(Some(TwoBoard::Underworld(p))) => {
+            return super::two_board::solve_underworld(item, &p, args, opts, table, bar)
         }
-    }
-    match item.glass() {
-        Ok(Some(p)) => return super::two_board::solve_glass(item, &p, args, opts, table, bar),
+        Ok(Some(TwoBoard::Glass(p))) => {
+            return super::two_board::solve_glass(item, &p, args, opts, table, bar)
+        }
         Ok(None) => {}
         Err(e) => {
             if args.json {

@@ -328,28 +328,7 @@ fn solve_core<G: TurnGame>(
 
 /// Both boards side by side, labelled, with the phase and the reserve.
 pub fn draw_underworld(s: &UState) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "World                      Underworld");
-    for rank in (0..8u8).rev() {
-        let row = |board: &fairysolve::board::Board| {
-            (0..8u8)
-                .map(|file| {
-                    let sq = fairysolve::Square::from_coords(file, rank);
-                    board.piece_at(sq).map_or('.', |p| p.char())
-                })
-                .map(|c| format!("{c} "))
-                .collect::<String>()
-        };
-        let _ = writeln!(
-            out,
-            "{} {}         {} {}",
-            rank + 1,
-            row(s.world.board()),
-            rank + 1,
-            row(&s.under)
-        );
-    }
-    let _ = writeln!(out, "  a b c d e f g h           a b c d e f g h");
+    let mut out = side_by_side("World", s.world.board(), "Underworld", &s.under);
     let mut reserve = String::new();
     for c in Color::ALL {
         for role in [
@@ -428,28 +407,12 @@ pub fn replay_underworld(p: &UnderworldProblem, moves: &[String]) -> bool {
 /// Both boards side by side, labelled, with the side to move and the en passant square.
 pub fn draw_glass(s: &fairysolve::glass::GState) -> String {
     use fairysolve::glass::Side;
-    let mut out = String::new();
-    let _ = writeln!(out, "Real                       Mirror");
-    for rank in (0..8u8).rev() {
-        let row = |side: Side| {
-            (0..8u8)
-                .map(|file| {
-                    let sq = fairysolve::Square::from_coords(file, rank);
-                    let c = s.board(side).board().piece_at(sq).map_or('.', |p| p.char());
-                    format!("{c} ")
-                })
-                .collect::<String>()
-        };
-        let _ = writeln!(
-            out,
-            "{} {}         {} {}",
-            rank + 1,
-            row(Side::Real),
-            rank + 1,
-            row(Side::Mirror)
-        );
-    }
-    let _ = writeln!(out, "  a b c d e f g h           a b c d e f g h");
+    let mut out = side_by_side(
+        "Real",
+        s.board(Side::Real).board(),
+        "Mirror",
+        s.board(Side::Mirror).board(),
+    );
     let ep =
         s.ep.map(|(sq, side)| {
             format!(
@@ -764,4 +727,36 @@ pub fn board_set_play(
         let game = OneBoard { game: g, attacker: problem.position.turn() };
         set_play_block(&game, &root, stip, opts, table)
     })
+}
+
+/// Two boards side by side, White at the bottom, each labelled above and with its files
+/// below.
+fn side_by_side(
+    left_name: &str,
+    left: &fairysolve::board::Board,
+    right_name: &str,
+    right: &fairysolve::board::Board,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{left_name:<27}{right_name}");
+    let row = |board: &fairysolve::board::Board, rank: u8| {
+        (0..8u8)
+            .map(|file| {
+                let sq = fairysolve::Square::from_coords(file, rank);
+                format!("{} ", board.piece_at(sq).map_or('.', |p| p.char()))
+            })
+            .collect::<String>()
+    };
+    for rank in (0..8u8).rev() {
+        let _ = writeln!(
+            out,
+            "{} {}         {} {}",
+            rank + 1,
+            row(left, rank),
+            rank + 1,
+            row(right, rank)
+        );
+    }
+    let _ = writeln!(out, "  a b c d e f g h           a b c d e f g h");
+    out
 }

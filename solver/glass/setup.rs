@@ -18,24 +18,6 @@ pub struct GlassProblem {
     pub stipulation: Option<Stipulation>,
 }
 
-/// Operations of the other games, which a Looking-Glass line may not carry.
-const OTHER_GAMES: &[&str] = &[
-    "trapdoor",
-    "timers",
-    "trapdoor_order",
-    "taxi",
-    "taxi_income",
-    "taxi_start",
-    "earthquake",
-    "void",
-    "aftershock",
-    "underworld",
-    "phase",
-    "reserve",
-    "homes",
-    "u_ep",
-];
-
 /// Whether a record is a Looking-Glass line.
 pub fn is_glass(rec: &Record) -> bool {
     rec.get("mirror").is_some()
@@ -111,14 +93,18 @@ fn castling(rec: &Record, text: &str, boards: &[Board; 2]) -> Result<[Bitboard; 
 /// Reads a record that has `mirror`.
 pub fn read(rec: Record) -> Result<GlassProblem, LineError> {
     let mirror = rec.get("mirror").expect("a mirror operation");
-    for name in OTHER_GAMES {
-        if let Some(o) = rec.get(name) {
-            return Err(at(
-                &rec,
-                o,
-                format!("{name}: not played together with mirror"),
-            ));
-        }
+    if let Some(o) = crate::problem::foreign_operation(
+        &rec,
+        &[
+            crate::problem::SINGLE_BOARD_OPS,
+            crate::problem::UNDERWORLD_OPS,
+        ],
+    ) {
+        return Err(at(
+            &rec,
+            o,
+            format!("{}: not played together with mirror", o.opcode),
+        ));
     }
     let whole = |m: String| LineError::new(rec.line, 0, m);
     let text = mirror

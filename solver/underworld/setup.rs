@@ -18,24 +18,6 @@ pub struct UnderworldProblem {
     pub stipulation: Option<Stipulation>,
 }
 
-/// Operations of the single-board games, which an Underworld line may not carry.
-const OTHER_GAMES: &[&str] = &[
-    "trapdoor",
-    "timers",
-    "trapdoor_order",
-    "taxi",
-    "taxi_income",
-    "taxi_start",
-    "earthquake",
-    "void",
-    "aftershock",
-    "mirror",
-    "ep_board",
-];
-
-/// Operations that only an Underworld line carries.
-pub const UNDERWORLD_OPS: &[&str] = &["phase", "reserve", "homes", "u_ep"];
-
 /// Whether a record is an Underworld line.
 pub fn is_underworld(rec: &Record) -> bool {
     rec.get("underworld").is_some()
@@ -48,14 +30,15 @@ fn at(rec: &Record, op: &Operation, message: impl Into<String>) -> LineError {
 /// Reads a record that has `underworld`.
 pub fn read(rec: Record) -> Result<UnderworldProblem, LineError> {
     let uw = rec.get("underworld").expect("an underworld operation");
-    for name in OTHER_GAMES {
-        if let Some(o) = rec.get(name) {
-            return Err(at(
-                &rec,
-                o,
-                format!("{name}: not played together with underworld"),
-            ));
-        }
+    if let Some(o) = crate::problem::foreign_operation(
+        &rec,
+        &[crate::problem::SINGLE_BOARD_OPS, crate::problem::GLASS_OPS],
+    ) {
+        return Err(at(
+            &rec,
+            o,
+            format!("{}: not played together with underworld", o.opcode),
+        ));
     }
     let setup = &rec.setup;
     let whole = |m: String| LineError::new(rec.line, 0, m);
