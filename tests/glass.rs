@@ -136,6 +136,26 @@ fn rule_5_4_en_passant_across_the_boards() {
     );
 }
 
+/// Rule 5.5: a side with no move on either board is stalemated: a draw. White's men on
+/// its eighth rank are walled in by its own pawns, which cannot step onto them.
+#[test]
+fn rule_5_5_stalemate() {
+    let s = state("RBBQKBBR/PPPPPPPP/8/8/8/8/8/r7 w - - mirror \"8/8/8/8/8/8/8/7k\";");
+    assert!(moves(&s).is_empty());
+    assert_eq!(game(&s).end(&s), Some(End::Draw));
+    assert_eq!(
+        perft_line(
+            "RBBQKBBR/PPPPPPPP/8/8/8/8/8/r7 w - - mirror \"8/8/8/8/8/8/8/7k\";",
+            1
+        )
+        .unwrap(),
+        0
+    );
+    // Black to move: its rook frees White only by taking a7.
+    let s = state("RBBQKBBR/PPPPPPPP/8/8/8/8/8/r7 b - - mirror \"8/8/8/8/8/8/8/7k\";");
+    assert_eq!(game(&s).end(&after(&s, "R:a1b1"),), Some(End::Draw));
+}
+
 /// Rule 5.1 and 5.8a: each side's array is its own Chess960 arrangement; castling rights
 /// name a rook on the board of their king.
 #[test]
