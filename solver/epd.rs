@@ -128,8 +128,8 @@ const STANDARD_OPCODES: &[&str] = &[
     "v9",
 ];
 
-/// Opcodes of fairysolve's variants (formats.md section 1).
-pub const VARIANT_OPCODES: &[&str] = &[
+/// The operations of the single-board games' rules (formats.md 1).
+pub const SINGLE_BOARD_OPS: &[&str] = &[
     "trapdoor",
     "timers",
     "trapdoor_order",
@@ -139,15 +139,20 @@ pub const VARIANT_OPCODES: &[&str] = &[
     "earthquake",
     "void",
     "aftershock",
-    "underworld",
-    "phase",
-    "reserve",
-    "homes",
-    "u_ep",
-    "mirror",
-    "ep_board",
-    "stip",
 ];
+/// The operations only an Underworld line carries.
+pub const UNDERWORLD_OPS: &[&str] = &["underworld", "phase", "reserve", "homes", "u_ep"];
+/// The operations only a Looking-Glass line carries.
+pub const GLASS_OPS: &[&str] = &["mirror", "ep_board"];
+
+/// Whether `opcode` is one of fairysolve's own operations (formats.md section 1): a
+/// game's, or the stipulation.
+fn is_variant_opcode(opcode: &str) -> bool {
+    opcode == "stip"
+        || [SINGLE_BOARD_OPS, UNDERWORLD_OPS, GLASS_OPS]
+            .iter()
+            .any(|ops| ops.contains(&opcode))
+}
 
 /// `D1`..`D99`: an expected perft count, as perft suites write them (`;D1 20 ;D2 400`).
 pub fn perft_depth(opcode: &str) -> Option<u32> {
@@ -303,7 +308,7 @@ fn parse_operations(text: &str, start: usize, line_no: usize) -> Result<Vec<Oper
             ));
         }
         if !STANDARD_OPCODES.contains(&opcode)
-            && !VARIANT_OPCODES.contains(&opcode)
+            && !is_variant_opcode(opcode)
             && perft_depth(opcode).is_none()
         {
             return Err(LineError::new(

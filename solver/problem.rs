@@ -96,22 +96,7 @@ impl Problem {
     }
 }
 
-/// The operations of the single-board games' rules (formats.md 1).
-pub const SINGLE_BOARD_OPS: &[&str] = &[
-    "trapdoor",
-    "timers",
-    "trapdoor_order",
-    "taxi",
-    "taxi_income",
-    "taxi_start",
-    "earthquake",
-    "void",
-    "aftershock",
-];
-/// The operations only an Underworld line carries.
-pub const UNDERWORLD_OPS: &[&str] = &["underworld", "phase", "reserve", "homes", "u_ep"];
-/// The operations only a Looking-Glass line carries.
-pub const GLASS_OPS: &[&str] = &["mirror", "ep_board"];
+pub use crate::epd::{GLASS_OPS, SINGLE_BOARD_OPS, UNDERWORLD_OPS};
 
 /// The first operation of `rec` that belongs to one of `games` (lists of operations):
 /// a game the line's own is not played together with.

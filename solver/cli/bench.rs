@@ -184,6 +184,21 @@ fn perft_part(quick: bool) {
     println!();
 }
 
+/// One row of the two-board perft table: `count`'s leaves and time at `depth`, and its
+/// time per leaf against FIDE perft of `fide_fen` at the same depth, in the same run.
+fn per_leaf_row(name: &str, fide_fen: &str, depth: u32, runs: usize, count: impl FnMut() -> u64) {
+    let game = Game::fide();
+    let fide = parse_fen(fide_fen).expect("bundled FEN");
+    let (t_fide, n_fide) = best_of(runs, || game.perft(&fide, depth, true));
+    let (t, n) = best_of(runs, count);
+    let per_leaf = (t.as_secs_f64() / n as f64) / (t_fide.as_secs_f64() / n_fide as f64);
+    println!(
+        "{name:<34} {n:>12} {:>10.1} {:>14.0} {per_leaf:>8.2} x FIDE",
+        t.as_secs_f64() * 1e3,
+        n as f64 / t.as_secs_f64(),
+    );
+}
+
 /// Underworld Chess (rules.md 4) on the solver core: perft per leaf beside FIDE perft
 /// in the same run, from the initial array (the Underworld inactive until the first
 /// capture) and from a middle game with both boards active; then the bundled problems.
@@ -191,7 +206,6 @@ fn underworld_part(quick: bool) -> bool {
     use fairysolve::generic::{perft::perft, TurnGame};
     use fairysolve::underworld::{read_line, Underworld};
     let runs = if quick { 1 } else { 3 };
-    let game = Game::fide();
     println!(
         "two-board games, single thread (least CPU time of {runs}): perft per leaf against FIDE"
     );
@@ -216,9 +230,6 @@ fn underworld_part(quick: bool) -> bool {
             5 - quick as u32,
         ),
     ] {
-        let (t_fide, n_fide) = best_of(runs, || {
-            game.perft(&parse_fen(fen).expect("FEN"), depth, true)
-        });
         let line = format!("{fen} underworld \"{under}\";");
         let state = match read_line(&line) {
             Ok(p) => p.state,
@@ -228,25 +239,15 @@ fn underworld_part(quick: bool) -> bool {
                 continue;
             }
         };
-        let (t, n) = best_of(runs, || perft(&Underworld, &state, depth));
-        let per_leaf = (t.as_secs_f64() / n as f64) / (t_fide.as_secs_f64() / n_fide as f64);
-        println!(
-            "{:<34} {:>12} {:>10.1} {:>14.0} {:>8.2} x FIDE",
-            format!("{name} d{depth}"),
-            n,
-            t.as_secs_f64() * 1e3,
-            n as f64 / t.as_secs_f64(),
-            per_leaf
-        );
+        per_leaf_row(&format!("{name} d{depth}"), fen, depth, runs, || {
+            perft(&Underworld, &state, depth)
+        });
     }
     // Through the Looking-Glass: the standard array split over the boards (White's on
     // the Real board, Black's on the Mirror), against FIDE perft of the start.
     {
         use fairysolve::glass::{read_line, Glass};
         let depth = 5 - quick as u32;
-        let (t_fide, n_fide) = best_of(runs, || {
-            game.perft(&parse_fen(start).expect("FEN"), depth, true)
-        });
         let line =
             "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - mirror \"rnbqkbnr/pppppppp/8/8/8/8/8/8\";";
         match read_line(line) {
@@ -254,16 +255,12 @@ fn underworld_part(quick: bool) -> bool {
                 let g = Glass {
                     attacker: p.state.turn,
                 };
-                let (t, n) = best_of(runs, || perft(&g, &p.state, depth));
-                let per_leaf =
-                    (t.as_secs_f64() / n as f64) / (t_fide.as_secs_f64() / n_fide as f64);
-                println!(
-                    "{:<34} {:>12} {:>10.1} {:>14.0} {:>8.2} x FIDE",
-                    format!("looking-glass arrays d{depth}"),
-                    n,
-                    t.as_secs_f64() * 1e3,
-                    n as f64 / t.as_secs_f64(),
-                    per_leaf
+                per_leaf_row(
+                    &format!("looking-glass arrays d{depth}"),
+                    start,
+                    depth,
+                    runs,
+                    || perft(&g, &p.state, depth),
                 );
             }
             Err(e) => {

@@ -124,8 +124,9 @@ pub fn command_input(
 /// too, so no input is silently dropped. `extra_ops` are appended to `--fen`.
 pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item> {
     let mut items = Vec::new();
+    let flags = flag_opcodes(extra_ops);
     if let Some(fen) = fen {
-        let text = with_flags(fen, 1, extra_ops);
+        let text = with_flags(fen, 1, extra_ops, &flags);
         match epd::parse_line(&text, 1) {
             Ok(Line::Position(r)) => items.push(Item {
                 source: "--fen".into(),
@@ -176,7 +177,7 @@ pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item>
             let text = if text.trim().is_empty() || text.trim_start().starts_with('#') {
                 text.to_string()
             } else {
-                with_flags(text, line_no, extra_ops)
+                with_flags(text, line_no, extra_ops, &flags)
             };
             match epd::parse_line(&text, line_no) {
                 Ok(Line::Position(r)) => items.push(Item {
@@ -230,17 +231,23 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
+/// The opcodes of the flags' operations (read once for all the lines).
+fn flag_opcodes(extra_ops: &str) -> Vec<String> {
+    if extra_ops.is_empty() {
+        return Vec::new();
+    }
+    match epd::parse_line(&format!("8/8/8/8/8/8/8/8 w - - {extra_ops}"), 1) {
+        Ok(Line::Position(r)) => r.operations.iter().map(|o| o.opcode.clone()).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// A position line with the flags' operations added; an operation the line has and a
 /// flag gives too is the flag's (the flag overrides it).
-fn with_flags(text: &str, line_no: usize, extra_ops: &str) -> String {
+fn with_flags(text: &str, line_no: usize, extra_ops: &str, flags: &[String]) -> String {
     if extra_ops.is_empty() {
         return text.to_string();
     }
-    let flags: Vec<String> = match epd::parse_line(&format!("8/8/8/8/8/8/8/8 w - - {extra_ops}"), 1)
-    {
-        Ok(Line::Position(r)) => r.operations.iter().map(|o| o.opcode.clone()).collect(),
-        _ => Vec::new(),
-    };
     if let Ok(Line::Position(mut rec)) = epd::parse_line(text, line_no) {
         if rec.operations.iter().any(|o| flags.contains(&o.opcode)) {
             rec.operations.retain(|o| !flags.contains(&o.opcode));
@@ -301,10 +308,12 @@ mod tests {
     /// A flag overrides the line's own operation of the same name.
     #[test]
     fn a_flag_overrides_the_lines_operation() {
+        let flags = flag_opcodes(" trapdoor 2;");
         let text = with_flags(
             "4k3/8/8/8/8/8/8/4K2R w K - trapdoor 1; dm 1;",
             1,
             " trapdoor 2;",
+            &flags,
         );
         let Ok(Line::Position(rec)) = epd::parse_line(&text, 1) else {
             panic!("{text} is not read");

@@ -94,9 +94,13 @@ fn install_interrupt_handler() {
     });
 }
 
-fn stipulation(problem: &Problem, args: &SolveArgs) -> Result<Stipulation, String> {
-    // `--depth` is in range: clap checked it; it sets N and keeps the line's aim.
-    let stated = problem.stipulation.or(args.stip);
+/// The stipulation to prove for a line stating `stated` (if any): the line's, else
+/// `--stip`; `--depth` sets N and keeps the aim (clap checked its range).
+pub(super) fn stipulation(
+    stated: Option<Stipulation>,
+    args: &SolveArgs,
+) -> Result<Stipulation, String> {
+    let stated = stated.or(args.stip);
     args.depth
         .map(|n| Stipulation {
             moves: n,
@@ -313,17 +317,36 @@ fn text_report(
         .iter()
         .map(|(m, _)| m.coord(c960).to_string())
         .collect();
+    out.push_str(&keys_summary(
+        &keys,
+        sol.shortest(),
+        stip.moves,
+        sol.nodes,
+        sol.elapsed.as_millis(),
+        sol.threads,
+    ));
+    out
+}
+
+/// The closing line of a report: the keys in coordinates, a cook or a short solution,
+/// and what the search cost.
+pub(super) fn keys_summary(
+    keys: &[String],
+    shortest: Option<u32>,
+    moves: u32,
+    nodes: u64,
+    millis: u128,
+    threads: usize,
+) -> String {
     let mut flags = Vec::new();
-    if sol.cooked() {
+    if keys.len() > 1 {
         flags.push("cooked".to_string());
     }
-    if let Some(s) = sol.shortest() {
-        if s < stip.moves {
-            flags.push(format!("short solution in {s}"));
-        }
+    if let Some(short) = shortest.filter(|&n| n < moves) {
+        flags.push(format!("short solution in {short}"));
     }
-    out.push_str(&format!(
-        "keys: {}{} · {} nodes in {} ms, {} thread(s)\n",
+    format!(
+        "keys: {}{} · {nodes} nodes in {millis} ms, {threads} thread(s)\n",
         if keys.is_empty() {
             "none".into()
         } else {
@@ -334,11 +357,7 @@ fn text_report(
         } else {
             format!(" ({})", flags.join(", "))
         },
-        sol.nodes,
-        sol.elapsed.as_millis(),
-        sol.threads
-    ));
-    out
+    )
 }
 
 fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution) -> Value {
@@ -685,7 +704,7 @@ fn solve_item(
         }
     }
     let prepared = item.problem().and_then(|p| {
-        let s = stipulation(&p, args).map_err(|e| format!("{}: {e}", item.source))?;
+        let s = stipulation(p.stipulation, args).map_err(|e| format!("{}: {e}", item.source))?;
         let plan = if args.retro {
             Some(retro_plan(&p).map_err(|e| format!("{}: {e}", item.source))?)
         } else {

@@ -15,22 +15,6 @@ use fairysolve::underworld::{Underworld, UnderworldProblem};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-/// The stipulation of a line, as for the single-board games: `--depth` sets N and keeps
-/// the line's aim.
-fn stipulation(p: &Problem2, args: &SolveArgs) -> Result<Stipulation, String> {
-    let stated = p.stipulation.or(args.stip);
-    args.depth
-        .map(|n| Stipulation {
-            moves: n,
-            ..stated.unwrap_or(Stipulation::direct(n))
-        })
-        .or(stated)
-        .ok_or_else(|| {
-            "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
-                .into()
-        })
-}
-
 /// The tree as composers read it: each move on a line of its own, indented by depth,
 /// with its round number (`1.`, `1...`), and `!` on a key.
 fn print_line(line: &Line, attacker: Color, round: u32, depth: usize, out: &mut String) {
@@ -179,7 +163,7 @@ fn solve_core<G: TurnGame>(
         stderr: String::new(),
         ok: true,
     };
-    let stip = match stipulation(p, args) {
+    let stip = match super::solve::stipulation(p.stipulation, args) {
         Ok(s) => s,
         Err(e) => {
             let e = format!("{}: {e}", item.source);
@@ -297,32 +281,15 @@ fn solve_core<G: TurnGame>(
         let refs: Vec<String> = t.refutations.iter().map(|(_, r)| format!("{r}!")).collect();
         let _ = writeln!(s, "1.{}? {}", t.notation, refs.join(" "));
     }
-    let keys: Vec<&str> = sol.keys.iter().map(|k| k.0.as_str()).collect();
-    let mut flags = Vec::new();
-    if sol.cooked() {
-        flags.push("cooked".to_string());
-    }
-    if let Some(short) = sol.shortest().filter(|&n| n < stip.moves) {
-        flags.push(format!("short solution in {short}"));
-    }
-    let _ = writeln!(
-        s,
-        "keys: {}{} · {} nodes in {} ms, {} thread{}",
-        if keys.is_empty() {
-            "none".to_string()
-        } else {
-            keys.join(" ")
-        },
-        if flags.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", flags.join(", "))
-        },
+    let keys: Vec<String> = sol.keys.iter().map(|k| k.0.clone()).collect();
+    s.push_str(&super::solve::keys_summary(
+        &keys,
+        sol.shortest(),
+        stip.moves,
         sol.nodes,
         sol.elapsed.as_millis(),
         sol.threads,
-        if sol.threads == 1 { "" } else { "s" }
-    );
+    ));
     out
 }
 
@@ -361,28 +328,36 @@ pub fn draw_underworld(s: &UState) -> String {
     out
 }
 
-/// Plays `moves` from an Underworld line, printing each turn with its round and the
-/// end of the game, then the final position line.
-pub fn replay_underworld(p: &UnderworldProblem, moves: &[String]) -> bool {
-    let game = Underworld;
-    let mut s = p.state;
+/// Plays `moves` (read by `parse`) from `start`, printing each with its round number and
+/// `label` of the state before it, then how the game ended (`win`, `draw`), then the
+/// final position line (`line`). A move that cannot be read stops the replay with its
+/// message.
+fn replay_core<G: TurnGame>(
+    game: &G,
+    start: G::State,
+    moves: &[String],
+    parse: impl Fn(&G::State, &str) -> Result<G::Move, String>,
+    label: impl Fn(&G::State) -> String,
+    (win, draw): (&str, &str),
+    line: impl Fn(&G::State) -> String,
+) -> bool {
+    let mut s = start;
     let mut round = 1;
     for (i, text) in moves.iter().enumerate() {
-        let mv = match fairysolve::underworld::notation::parse(&game, &s, text) {
+        let mv = match parse(&s, text) {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("move {} ({text}): {e}", i + 1);
-                println!("{}", fairysolve::underworld::setup::position_line(&s));
+                println!("{}", line(&s));
                 return false;
             }
         };
-        let mover = game.mover(&s);
-        let prefix = if mover == Color::White {
+        let prefix = if game.mover(&s) == Color::White {
             format!("{round}.")
         } else {
             format!("{round}...")
         };
-        println!("{prefix}{} [{}]", game.notation(&s, mv), s.phase.name());
+        println!("{prefix}{}{}", game.notation(&s, mv), label(&s));
         let next = game.play(&s, mv);
         if game.new_round(&s, &next) {
             round += 1;
@@ -390,18 +365,35 @@ pub fn replay_underworld(p: &UnderworldProblem, moves: &[String]) -> bool {
         s = next;
         match game.end(&s) {
             Some(fairysolve::generic::End::Win(c)) => {
-                println!("checkmate on the World: {} wins", c.name());
+                println!("{win}: {} wins", c.name());
                 break;
             }
             Some(fairysolve::generic::End::Draw) => {
-                println!("draw (stalemate, or both boards hold only their kings)");
+                println!("{draw}");
                 break;
             }
             None => {}
         }
     }
-    println!("{}", fairysolve::underworld::setup::position_line(&s));
+    println!("{}", line(&s));
     true
+}
+
+/// Plays `moves` from an Underworld line, each turn with its round and phase.
+pub fn replay_underworld(p: &UnderworldProblem, moves: &[String]) -> bool {
+    let game = Underworld;
+    replay_core(
+        &game,
+        p.state,
+        moves,
+        |s, text| fairysolve::underworld::notation::parse(&game, s, text),
+        |s| format!(" [{}]", s.phase.name()),
+        (
+            "checkmate on the World",
+            "draw (stalemate, or both boards hold only their kings)",
+        ),
+        fairysolve::underworld::setup::position_line,
+    )
 }
 
 /// Both boards side by side, labelled, with the side to move and the en passant square.
@@ -429,77 +421,21 @@ pub fn draw_glass(s: &fairysolve::glass::GState) -> String {
     out
 }
 
-/// Plays `moves` from a Looking-Glass line, printing each with what passed, then the
-/// final position line.
+/// Plays `moves` from a Looking-Glass line, each with what passed; rounds begin with
+/// White's moves.
 pub fn replay_glass(p: &GlassProblem, moves: &[String]) -> bool {
     let game = Glass {
-        attacker: p.state.turn,
+        attacker: Color::White,
     };
-    let mut s = p.state;
-    let mut number = 1;
-    for (i, text) in moves.iter().enumerate() {
-        let found: Vec<_> = game
-            .moves(&s)
-            .into_iter()
-            .filter(|&m| {
-                let c = game.coord(&s, m);
-                let n = game.notation(&s, m);
-                // The notation without the pass mark, with or without its board.
-                let n = n.trim_end_matches('#');
-                let n = n
-                    .split('>')
-                    .next()
-                    .unwrap_or(n)
-                    .split(' ')
-                    .next()
-                    .unwrap_or(n);
-                let t = text.trim_end_matches(['#', '+']);
-                c == t || c.split(':').nth(1) == Some(t) || n == t || n.split(':').nth(1) == Some(t)
-            })
-            .collect();
-        let mv = match found.as_slice() {
-            [one] => *one,
-            _ => {
-                let legal: Vec<String> =
-                    game.moves(&s).iter().map(|&m| game.coord(&s, m)).collect();
-                eprintln!(
-                    "move {} ({text}): {} (legal: {})",
-                    i + 1,
-                    if found.is_empty() {
-                        "not a legal move here"
-                    } else {
-                        "fits more than one move; give the board, R: or M:"
-                    },
-                    legal.join(" ")
-                );
-                println!("{}", fairysolve::glass::setup::position_line(&s));
-                return false;
-            }
-        };
-        let prefix = if s.turn == Color::White {
-            format!("{number}.")
-        } else {
-            format!("{number}...")
-        };
-        println!("{prefix}{}", game.notation(&s, mv));
-        if s.turn == Color::Black {
-            number += 1;
-        }
-        s = game.play(&s, mv);
-        match game.end(&s) {
-            Some(fairysolve::generic::End::Win(c)) => {
-                println!("the king is captured: {} wins", c.name());
-                break;
-            }
-            Some(fairysolve::generic::End::Draw) => {
-                println!("stalemate: no move on either board");
-                break;
-            }
-            None => {}
-        }
-    }
-    println!("{}", fairysolve::glass::setup::position_line(&s));
-    true
+    replay_core(
+        &game,
+        p.state,
+        moves,
+        |s, text| fairysolve::glass::notation::parse(&game, s, text),
+        |_| String::new(),
+        ("the king is captured", "stalemate: no move on either board"),
+        fairysolve::glass::setup::position_line,
+    )
 }
 
 /// A line that cannot be solved as asked: the message, located, on stderr (and as an

@@ -62,16 +62,12 @@ impl<G: TurnGame> Lines<'_, G> {
         let mut found = false;
         for mv in self.game.moves(s) {
             let next = self.game.play(s, mv);
-            // A choice that completes the turn (a King's placement) takes no turn.
-            let left = if self.game.completes_turn(&next) {
-                turns
+            // A move that leaves a choice to complete the turn (a King's placement) has
+            // not used it up, nor ended the game yet.
+            let (left, end) = if self.game.completes_turn(&next) {
+                (turns, None)
             } else {
-                turns - 1
-            };
-            let end = if self.game.completes_turn(&next) {
-                None
-            } else {
-                self.game.end(&next)
+                (turns - 1, self.game.end(&next))
             };
             let wins = end == Some(End::Win(self.winner)) && self.game.mover(s) == self.winner;
             let hit = match (left, end) {

@@ -193,9 +193,14 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         }
         let moves = self.game.moves(s);
         let attacking = self.game.mover(s) == self.attacker;
-        // The move that decided this state last time (won, or refuted) first.
+        // The move that decided this state last time (won, or refuted) first. A hint
+        // beyond the list (another state behind the same key) orders nothing, so every
+        // move is still tried.
+        if hint >= moves.len() {
+            hint = 0;
+        }
         let order = (0..moves.len()).map(|i| match i {
-            0 => hint.min(moves.len().saturating_sub(1)),
+            0 => hint,
             i if i <= hint => i - 1,
             i => i,
         });

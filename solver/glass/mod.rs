@@ -116,6 +116,22 @@ fn double_stepper(color: Color, ep: Square) -> Square {
     }
 }
 
+/// The en passant square the side to move may take on `side`'s board: the double step
+/// was played there and the square is empty there (5.8b).
+fn en_passant_square(s: &GState, side: Side) -> Option<Square> {
+    s.ep.filter(|&(ep, ep_side)| ep_side == side && !s.board(side).board().occupied().contains(ep))
+        .map(|(ep, _)| ep)
+}
+
+/// The pawns of the side to move on `side`'s board that attack `ep`.
+fn en_passant_takers(s: &GState, side: Side, ep: Square) -> Bitboard {
+    s.board(side).board().by_piece(s.turn, Role::Pawn) & Standard.pawn_attacks(!s.turn, ep)
+}
+
+/// The men a move put on a square, with whether each passed to the other board: the
+/// moved man, or king and rook after castling.
+pub type Passes = [Option<(Square, bool)>; 2];
+
 /// The rules of Through the Looking-Glass; `attacker` begins each round of `#N`.
 #[derive(Copy, Clone, Debug)]
 pub struct Glass {
@@ -127,22 +143,29 @@ impl Glass {
     /// men (castling needs only the right and an empty path, 5.3), and en passant where
     /// the double step was played (5.8b).
     fn moves_on(&self, s: &GState, side: Side, out: &mut Vec<GMove>) {
-        let pos = s.board(side);
         let mut list = MoveList::new();
-        crate::movegen::generate_pseudo(&Standard, pos, &mut list);
+        crate::movegen::generate_pseudo(&Standard, s.board(side), &mut list);
         out.extend(list.iter().map(|&mv| GMove { side, mv }));
-        if let Some((ep, ep_side)) = s.ep {
-            if ep_side == side && !pos.board().occupied().contains(ep) {
-                let pawns =
-                    pos.board().by_piece(s.turn, Role::Pawn) & Standard.pawn_attacks(!s.turn, ep);
-                for from in pawns {
-                    out.push(GMove {
-                        side,
-                        mv: Move::new(Role::Pawn, from, ep, MoveKind::EnPassant),
-                    });
-                }
+        if let Some(ep) = en_passant_square(s, side) {
+            for from in en_passant_takers(s, side, ep) {
+                out.push(GMove {
+                    side,
+                    mv: Move::new(Role::Pawn, from, ep, MoveKind::EnPassant),
+                });
             }
         }
+    }
+
+    /// Whether the side to move has a move on either board (none: stalemate, 5.5),
+    /// found without listing them.
+    fn has_move(&self, s: &GState) -> bool {
+        Side::BOTH.into_iter().any(|side| {
+            let mut any = crate::movegen::AnyMove(false);
+            crate::movegen::generate_pseudo(&Standard, s.board(side), &mut any);
+            any.0
+                || en_passant_square(s, side)
+                    .is_some_and(|ep| en_passant_takers(s, side, ep).is_nonempty())
+        })
     }
 
     /// Moves `sq`'s man of `side` to the other board if that square is empty there
@@ -159,9 +182,8 @@ impl Glass {
         false
     }
 
-    /// Plays `m` and reports which of the men it put on a square passed: `(square,
-    /// passed)` for the moved man, or king and rook when castling.
-    pub fn play_reporting(&self, s: &GState, m: GMove) -> (GState, Vec<(Square, bool)>) {
+    /// Plays `m` and reports which of the men it put on a square passed.
+    pub fn play_reporting(&self, s: &GState, m: GMove) -> (GState, Passes) {
         let mut next = *s;
         let mover = s.turn;
         let side = m.side;
@@ -204,15 +226,12 @@ impl Glass {
                 side,
             )
         });
-        let arrivals: Vec<Square> = if mv.kind == MoveKind::Castle {
-            vec![mv.castle_king_to(), mv.castle_rook_to()]
+        let arrivals = if mv.kind == MoveKind::Castle {
+            [Some(mv.castle_king_to()), Some(mv.castle_rook_to())]
         } else {
-            vec![mv.to]
+            [Some(mv.to), None]
         };
-        let passed = arrivals
-            .into_iter()
-            .map(|sq| (sq, Glass::pass_through(&mut next, side, sq)))
-            .collect();
+        let passed = arrivals.map(|a| a.map(|sq| (sq, Glass::pass_through(&mut next, side, sq))));
         if captured.is_some_and(|p| p.role == Role::King) {
             next.ended = Some(End::Win(mover));
         }
@@ -248,10 +267,7 @@ impl TurnGame for Glass {
         if s.ended.is_some() {
             return s.ended;
         }
-        if self.moves(s).is_empty() {
-            return Some(End::Draw);
-        }
-        None
+        (!self.has_move(s)).then_some(End::Draw)
     }
 
     /// Every move is one sequence: nothing completes a turn here.

@@ -30,7 +30,7 @@ pub fn notation(game: &Glass, s: &GState, m: GMove) -> String {
             crate::san::san_plain(&Game::fide(), pos, m.mv)
         ),
     };
-    for (sq, went) in passed {
+    for (sq, went) in passed.into_iter().flatten() {
         if went {
             if m.mv.kind == MoveKind::Castle {
                 text.push_str(&format!(" {sq}>{there}"));
@@ -43,4 +43,44 @@ pub fn notation(game: &Glass, s: &GState, m: GMove) -> String {
         text.push('#');
     }
     text
+}
+
+/// Reads a move of the side to move: its coordinates (`R:e2e4`, or `e2e4` when only one
+/// board has it) or its notation (`R:Nf3`, `Nf3`), the pass mark and `#` optional.
+pub fn parse(game: &Glass, s: &GState, text: &str) -> Result<GMove, String> {
+    use crate::generic::TurnGame;
+    let t = text.trim_end_matches(['#', '+']);
+    let found: Vec<GMove> = game
+        .moves(s)
+        .into_iter()
+        .filter(|&m| {
+            let c = coord(m);
+            let n = notation(game, s, m);
+            // The notation without the pass mark, with or without its board.
+            let n = n.trim_end_matches('#');
+            let n = n
+                .split('>')
+                .next()
+                .unwrap_or(n)
+                .split(' ')
+                .next()
+                .unwrap_or(n);
+            c == t || c.split(':').nth(1) == Some(t) || n == t || n.split(':').nth(1) == Some(t)
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(*one),
+        _ => {
+            let legal: Vec<String> = game.moves(s).iter().map(|&m| coord(m)).collect();
+            Err(format!(
+                "{} (legal: {})",
+                if found.is_empty() {
+                    "not a legal move here"
+                } else {
+                    "fits more than one move; give the board, R: or M:"
+                },
+                legal.join(" ")
+            ))
+        }
+    }
 }

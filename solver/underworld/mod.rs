@@ -51,12 +51,17 @@ impl Underworld {
         crate::movegen::legal_moves(&Standard, &w)
             .iter()
             .copied()
-            .filter(|m| Some(m.to) != their_king || m.is_castle())
+            .filter(|m| Some(m.to) != their_king)
             .collect()
     }
 
-    /// Whether `color` has a legal World move.
+    /// Whether `color` has a legal World move: asked of the generator without a list,
+    /// unless the other king is in check (the generator would offer its capture).
     pub fn has_world_move(&self, s: &UState, color: Color) -> bool {
+        let w = s.world_for(color);
+        if !crate::movegen::king_attacked(&Standard, &w, !color) {
+            return crate::movegen::has_legal_move(&Standard, &w);
+        }
         !self.world_moves(s, color).is_empty()
     }
 

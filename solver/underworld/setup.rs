@@ -4,7 +4,6 @@
 
 use super::drops::default_homes;
 use super::state::{Phase, Realm, Reserve, UState};
-use super::under_moves;
 use crate::epd::{LineError, Operation, Record};
 use crate::geometry::Standard;
 use crate::problem::Stipulation;
@@ -318,7 +317,6 @@ pub fn read(rec: Record) -> Result<UnderworldProblem, LineError> {
             )));
         }
     }
-    let _ = under_moves::king_in_check;
     let stipulation = crate::problem::stipulation_of(&rec)?;
     Ok(UnderworldProblem {
         record: rec,
