@@ -560,7 +560,7 @@ fn bench_compares_key_sets_with_a_peer() {
 /// `h#N` and `s#N` lines (rules.md 8.2, 8.3; formats.md 2): every solution of a
 /// help-mate as the whole line, the short ones apart; a self-mate's keys as for `#N`.
 #[test]
-fn help_and_self_mates_from_the_command_line() {
+fn rule_8_2_and_8_3_help_and_self_mates_from_the_command_line() {
     let out = run_stdin(
         &["solve", "--json", "-"],
         "7k/8/6K1/8/8/8/8/Q7 b - - stip \"h#1\";\n5q2/8/5R2/7B/7n/8/7R/k6K w - - stip \"s#1\";\n",
@@ -601,7 +601,7 @@ fn help_and_self_mates_from_the_command_line() {
 /// `--set-play` (rules.md 8.4): the diagram as if Black were to move, each Black move
 /// with White's answers that mate in N - 1; pinned men stay pinned there.
 #[test]
-fn set_play_is_shown_before_the_solution() {
+fn rule_8_4_set_play_is_shown_before_the_solution() {
     let demo = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/positions/examples/demo.epd"

@@ -144,7 +144,7 @@ const RULES: [&str; 4] = [
 
 /// rules.md 8.2: the core's solutions of h#1, h#2 and h#1.5 are the reference's.
 #[test]
-fn help_mates_equal_the_definition() {
+fn rule_8_2_help_mates_equal_the_definition() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     let (mut compared, mut with_solutions) = (0, 0);
     while compared < 300 {
@@ -170,7 +170,7 @@ fn help_mates_equal_the_definition() {
 
 /// rules.md 8.3: the core's keys of s#1 and s#2 are the reference's.
 #[test]
-fn self_mates_equal_the_definition() {
+fn rule_8_3_self_mates_equal_the_definition() {
     let mut rng = Rng(0x0FED_CBA9_8765_4321);
     let (mut compared, mut with_keys) = (0, 0);
     while compared < 1500 {
@@ -207,7 +207,7 @@ fn self_mates_equal_the_definition() {
         with_keys += (!want.is_empty()) as usize;
     }
     // Self-mates are rare among random placements (about 1 in 50,000): the sample
-    // proves the absence of false keys; `self_mates_found_by_an_independent_scan` the
+    // proves the absence of false keys; `rule_8_3_self_mates_found_by_an_independent_scan` the
     // keys that exist.
     let _ = with_keys;
 }
@@ -216,7 +216,7 @@ fn self_mates_equal_the_definition() {
 /// random placements with an independent program (python-chess, FIDE rules), each with
 /// its one key; the reference and the core agree on each.
 #[test]
-fn self_mates_found_by_an_independent_scan() {
+fn rule_8_3_self_mates_found_by_an_independent_scan() {
     for (fen, key) in [
         ("3r4/4K3/8/5k2/7Q/8/5N2/q7 w - -", "h4f6"),
         ("8/q3B3/8/8/3N4/8/2B4Q/K1k5 w - -", "e7a3"),
