@@ -5,6 +5,7 @@ mod batch;
 mod bench;
 mod input;
 mod perft;
+mod referee;
 mod replay;
 mod retro;
 mod show;
@@ -39,6 +40,8 @@ enum Command {
     Retro(retro::RetroArgs),
     /// Draw positions as they lie (Earthquake boards physically, with square names).
     Show(show::ShowArgs),
+    /// Referee a hidden Looking-Glass game: orders in on standard input, one answer each.
+    Referee(referee::RefereeArgs),
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -167,6 +170,7 @@ pub fn run() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Show(args) => show::run(args),
         Command::Retro(args) => retro::run(args),
+        Command::Referee(args) => referee::run(args),
     };
     if ok {
         ExitCode::SUCCESS

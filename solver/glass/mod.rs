@@ -10,6 +10,7 @@
 //! - `notation`: moves with their board (`R:e2e4`, `M:g8f6`).
 
 pub mod notation;
+pub mod referee;
 pub mod setup;
 
 use crate::bitboard::Bitboard;
