@@ -6,7 +6,8 @@
 //! geometry); `position` (state and the board's part of a move); `trapdoor` (a rule
 //! modifier); `game` (the order of events of a move under the rules in force);
 //! `fen`, `setup` and `epd` (reading and writing positions); `san` (notation); `perft`;
-//! `search` (the mate solver); `cpu_time` (what the benchmarks measure).
+//! `search` (the mate solver); `cpu_time` (what the benchmarks measure); `physical`
+//! (where each square lies), `diagram` and `svg` (drawing a position).
 
 pub mod attacks;
 pub mod bitboard;
@@ -22,12 +23,14 @@ pub mod glass;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod physical;
 pub mod position;
 pub mod problem;
 pub mod retro;
 pub mod san;
 pub mod search;
 pub mod setup;
+pub mod svg;
 pub mod taxi;
 #[cfg(test)]
 mod test_games;

@@ -38,7 +38,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Retro-analysis: legality, candidate last moves, men proved ticking.
     Retro(retro::RetroArgs),
-    /// Draw positions as they lie (Earthquake boards physically, with square names).
+    /// Draw positions as they lie (Earthquake boards physically, with square names), as
+    /// text or as SVG diagrams (--svg, --svg-dir).
     Show(show::ShowArgs),
     /// Referee a hidden Looking-Glass game: orders in on standard input, one answer each.
     Referee(referee::RefereeArgs),
