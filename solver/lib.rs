@@ -17,6 +17,7 @@ pub mod diagram;
 pub mod epd;
 pub mod fen;
 pub mod game;
+pub mod generate;
 pub mod generic;
 pub mod geometry;
 pub mod glass;

@@ -3,6 +3,7 @@
 
 mod batch;
 mod bench;
+mod generate;
 mod input;
 mod perft;
 mod referee;
@@ -41,6 +42,8 @@ enum Command {
     /// Draw positions as they lie (Earthquake boards physically, with square names), as
     /// text or as SVG diagrams (--svg, --svg-dir).
     Show(show::ShowArgs),
+    /// Generate puzzles, each proved by the solver: one key, nothing shorter, the themes.
+    Generate(generate::GenerateArgs),
     /// Referee a hidden Looking-Glass game: orders in on standard input, one answer each.
     Referee(referee::RefereeArgs),
 }
@@ -172,6 +175,7 @@ pub fn run() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Retro(args) => retro::run(args),
         Command::Referee(args) => referee::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     if ok {
         ExitCode::SUCCESS

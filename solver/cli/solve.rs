@@ -85,7 +85,7 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 /// Set by Ctrl-C: the running search stops and reports what it proved.
 pub(super) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-fn install_interrupt_handler() {
+pub(super) fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             // A second Ctrl-C: the user wants out now.

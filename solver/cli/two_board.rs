@@ -37,8 +37,7 @@ fn print_line(line: &Line, attacker: Color, round: u32, depth: usize, out: &mut 
     }
     out.push('\n');
     for child in &line.children {
-        // A new round begins when the round left shrinks below the move's own.
-        let next_round = round + line.wins_in.saturating_sub(child.wins_in);
+        let next_round = round + line.round_ends as u32;
         print_line(child, attacker, next_round, depth + 1, out);
     }
 }

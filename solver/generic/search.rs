@@ -29,6 +29,8 @@ pub struct Line {
     pub wins_in: u32,
     /// The move ends the game.
     pub ends: bool,
+    /// The next move begins a new round (the children are one round later).
+    pub round_ends: bool,
     pub children: Vec<Line>,
     /// Part of the tree below was left out (the tree's size budget ran out).
     pub truncated: bool,
@@ -264,13 +266,24 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             mover: self.game.mover(s),
             wins_in: n,
             ends: false,
+            round_ends: false,
             children: Vec::new(),
             truncated: false,
         };
         match self.after(s, mv, n) {
             Err(_) => line.ends = true,
             Ok(_) if *budget == 0 => line.truncated = true,
-            Ok((next, left)) => line.children = self.children(&next, left, budget)?,
+            Ok((next, left)) => {
+                line.round_ends = left < n;
+                line.children = self.children(&next, left, budget)?;
+                // A defence lasts as long as the attacker's quickest win after it (the
+                // rounds it was given are only a bound).
+                if line.mover != self.attacker {
+                    if let Some(most) = line.children.iter().map(|c| c.wins_in).max() {
+                        line.wins_in = n - left + most;
+                    }
+                }
+            }
         }
         Ok(line)
     }

@@ -116,6 +116,12 @@ pub fn pawn_file_captures(pawns: Bitboard) -> u32 {
     if files.len() > 8 {
         return u32::MAX;
     }
+    // Pawns on distinct files can each have started on its own file: no capture. (The
+    // common case, and the history search asks at every node.)
+    let used = files.iter().fold(0u32, |m, &f| m | 1 << f);
+    if used.count_ones() as usize == files.len() {
+        return 0;
+    }
     // best[mask]: cheapest assignment of the first popcount(mask) pawns to the files in
     // `mask`.
     let mut best = [u32::MAX; 256];

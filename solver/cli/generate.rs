@@ -1,0 +1,464 @@
+//! `fairysolve generate` (formats.md 3): puzzles drawn from a seed, each proved by the
+//! exhaustive solver; shards for batch systems, a resumable output file, and `--merge`
+//! to join the shards of a run.
+
+use super::solve::{install_interrupt_handler, INTERRUPTED};
+use super::VariantFlags;
+use clap::Args;
+use fairysolve::generate::{canonical, examine, Board, Puzzle, Spec, Theme};
+use fairysolve::problem::Stipulation;
+use fairysolve::search::tt::Table;
+use fairysolve::types::Role;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// The stipulation of every puzzle: #N, s#N, h#N or h#N.5.
+    #[arg(long, required_unless_present = "merge")]
+    pub stip: Option<String>,
+    #[command(flatten)]
+    pub variants: VariantFlags,
+    /// Looking-Glass problems: the men spread over the Real and Mirror boards.
+    #[arg(long = "looking-glass")]
+    pub looking_glass: bool,
+    /// Stop after this many puzzles (of this shard).
+    #[arg(long)]
+    pub count: Option<u64>,
+    /// Look at candidates 0..M-1 at most (of the whole run; a shard takes its share).
+    #[arg(long, value_name = "M")]
+    pub candidates: Option<u64>,
+    /// The seed the candidates are drawn from: the output depends only on it and each
+    /// candidate's index.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Men on the board(s), both kings included, "MIN-MAX".
+    #[arg(long, default_value = "4-7", value_name = "MIN-MAX")]
+    pub men: String,
+    /// The pieces besides the kings that candidates may hold (letters of QRBNP).
+    #[arg(long, default_value = "QRBNP")]
+    pub pieces: String,
+    /// A theme every puzzle must show, proved by search: variant, quiet, fall, budget,
+    /// seam, retro (may be given more than once).
+    #[arg(long = "theme", value_name = "T")]
+    pub themes: Vec<String>,
+    /// Take every N-th candidate, from the K-th: "K/N". Given as "N" alone, K comes from
+    /// the batch system (SLURM_ARRAY_TASK_ID, or Kubernetes' JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// JSON lines (formats.md 3) instead of position lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Write to FILE; a rerun with the same arguments resumes where it stopped (the
+    /// place is kept in FILE.resume).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Worker threads (0 or none: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Join the outputs of a run's shards: every puzzle once, in candidate order, a
+    /// diagram met twice (or its mirror image) kept at its first index.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub merge: Vec<String>,
+}
+
+thread_local! {
+    /// Each worker's table of proven bounds, kept from candidate to candidate (each
+    /// search salts its keys: nothing of one candidate is read as another's).
+    static TABLE: Table = Table::new(2);
+}
+
+/// Candidates examined between two saves of the place reached.
+const CHUNK: u64 = 256;
+
+fn range(text: &str) -> Option<(u32, u32)> {
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// `--shard`: "K/N", or "N" with K from the batch system's variable.
+fn shard(text: Option<&str>) -> Result<(u64, u64), String> {
+    let Some(text) = text else {
+        return Ok((0, 1));
+    };
+    let bad = || format!("--shard {text}: write K/N with 0 <= K < N (or N alone inside a Slurm array or a Kubernetes Indexed Job)");
+    let (k, n) = match text.split_once('/') {
+        Some((k, n)) => (
+            k.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        ),
+        None => {
+            let n = text.trim().parse::<u64>().map_err(|_| bad())?;
+            let k = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+                .iter()
+                .find_map(|v| std::env::var(v).ok())
+                .ok_or_else(|| format!("--shard {text}: no K given, and neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set"))?;
+            (k.trim().parse::<u64>().map_err(|_| bad())?, n)
+        }
+    };
+    if n == 0 || k >= n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+fn spec(args: &GenerateArgs) -> Result<Spec, String> {
+    let text = args.stip.as_deref().unwrap_or_default();
+    let stip = Stipulation::parse(text)
+        .ok_or_else(|| format!("--stip {text}: not a stipulation (#N, s#N, h#N, h#N.5)"))?;
+    let v = &args.variants;
+    for (flag, given) in [
+        ("--underworld", &v.underworld),
+        ("--phase", &v.phase),
+        ("--reserve", &v.reserve),
+        ("--homes", &v.homes),
+        ("--u-ep", &v.u_ep),
+    ] {
+        if given.is_some() {
+            return Err(format!(
+                "{flag}: Underworld problems are not generated (yet): generate plays the single-board games and Looking-Glass"
+            ));
+        }
+    }
+    for (flag, given) in [("--mirror", &v.mirror), ("--ep-board", &v.ep_board)] {
+        if given.is_some() {
+            return Err(format!(
+                "{flag}: a generated diagram draws its own boards; ask for Looking-Glass with --looking-glass"
+            ));
+        }
+    }
+    let men = range(&args.men).ok_or_else(|| format!("--men {}: write MIN-MAX, e.g. 4-7", args.men))?;
+    let mut pieces = Vec::new();
+    for c in args.pieces.chars() {
+        match Role::from_char(c.to_ascii_lowercase()) {
+            Some(Role::King) | None => {
+                return Err(format!(
+                    "--pieces {}: '{c}' is not one of Q, R, B, N, P",
+                    args.pieces
+                ))
+            }
+            Some(r) => {
+                if !pieces.contains(&r) {
+                    pieces.push(r)
+                }
+            }
+        }
+    }
+    let mut themes = Vec::new();
+    for t in &args.themes {
+        for name in t.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let theme = Theme::parse(name).ok_or_else(|| {
+                format!("--theme {name}: not a theme (variant, quiet, fall, budget, seam, retro)")
+            })?;
+            if !themes.contains(&theme) {
+                themes.push(theme);
+            }
+        }
+    }
+    themes.sort();
+    Spec {
+        stip,
+        board: if args.looking_glass {
+            Board::Glass
+        } else {
+            Board::Single
+        },
+        ops: v.operations().trim().to_string(),
+        men,
+        pieces,
+        themes,
+        seed: args.seed,
+        squares: fairysolve::Bitboard::EMPTY,
+    }
+    .check()
+    .map_err(|e| e.to_string())
+}
+
+/// What identifies a run in its resume file: everything the output depends on.
+fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
+    format!(
+        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} count={:?} candidates={:?} json={}",
+        spec.stip, spec.board, spec.ops, spec.men, spec.pieces, spec.themes, spec.seed,
+        shard.0, shard.1, args.count, args.candidates, args.json
+    )
+}
+
+/// Where a run stands: the next of this shard's candidates, the puzzles written, the
+/// diagrams met.
+struct Place {
+    next: u64,
+    found: u64,
+    seen: HashSet<String>,
+    done: bool,
+}
+
+fn resume_path(output: &Path) -> PathBuf {
+    let mut p = output.as_os_str().to_owned();
+    p.push(".resume");
+    PathBuf::from(p)
+}
+
+fn load_place(output: &Path, run: &str) -> Result<Option<Place>, String> {
+    let path = resume_path(output);
+    if !output.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path).map_err(|_| {
+        format!(
+            "{}: the file exists and is no run of generate (no {}); choose another -o or remove it",
+            output.display(),
+            path.display()
+        )
+    })?;
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a resume file: {e}", path.display()))?;
+    if v["run"].as_str() != Some(run) {
+        return Err(format!(
+            "{}: holds a run of other arguments ({}); choose another -o or remove it",
+            output.display(),
+            v["run"].as_str().unwrap_or("?")
+        ));
+    }
+    Ok(Some(Place {
+        next: v["next"].as_u64().unwrap_or(0),
+        found: v["found"].as_u64().unwrap_or(0),
+        seen: v["seen"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+            .unwrap_or_default(),
+        done: v["done"].as_bool().unwrap_or(false),
+    }))
+}
+
+fn save_place(output: &Path, run: &str, place: &Place) -> std::io::Result<()> {
+    let path = resume_path(output);
+    let mut seen: Vec<&String> = place.seen.iter().collect();
+    seen.sort();
+    let v = json!({"run": run, "next": place.next, "found": place.found, "done": place.done, "seen": seen});
+    let tmp = path.with_extension("resume.tmp");
+    std::fs::write(&tmp, v.to_string())?;
+    std::fs::rename(&tmp, &path)
+}
+
+fn write_puzzle(out: &mut dyn Write, p: &Puzzle, json: bool) -> std::io::Result<()> {
+    if json {
+        writeln!(out, "{}", p.json())
+    } else {
+        writeln!(out, "{}", p.line())
+    }
+}
+
+pub fn run(args: GenerateArgs) -> bool {
+    if !args.merge.is_empty() {
+        return merge(&args);
+    }
+    let spec = match spec(&args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("generate: {e}");
+            std::process::exit(2);
+        }
+    };
+    let shard = match shard(args.shard.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("generate: {e}");
+            std::process::exit(2);
+        }
+    };
+    if args.count.is_none() && args.candidates.is_none() {
+        eprintln!("generate: give --count N (puzzles) or --candidates M (candidates to look at), or both");
+        std::process::exit(2);
+    }
+    let run = signature(&args, &spec, shard);
+    let mut place = Place {
+        next: 0,
+        found: 0,
+        seen: HashSet::new(),
+        done: false,
+    };
+    let mut out: Box<dyn Write> = match &args.output {
+        None => Box::new(std::io::stdout()),
+        Some(path) => {
+            match load_place(path, &run) {
+                Ok(Some(p)) => place = p,
+                Ok(None) => {}
+                Err(e) => {
+                    eprintln!("generate: {e}");
+                    return false;
+                }
+            }
+            if place.done {
+                eprintln!("generate: {} holds this run, finished", path.display());
+                return true;
+            }
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(place.next > 0)
+                .write(true)
+                .truncate(place.next == 0)
+                .open(path);
+            match file {
+                Ok(f) => Box::new(std::io::BufWriter::new(f)),
+                Err(e) => {
+                    eprintln!("generate: {}: {e}", path.display());
+                    return false;
+                }
+            }
+        }
+    };
+    install_interrupt_handler();
+    let threads = super::threads(args.threads);
+    let pool = fairysolve::search::solution::thread_pool(threads);
+    let (k, n) = shard;
+    // This shard's candidates: k, k + n, k + 2n, ... below `--candidates`.
+    let limit = args
+        .candidates
+        .map_or(u64::MAX, |m| if m > k { (m - k).div_ceil(n) } else { 0 });
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = ProgressBar::new(args.count.unwrap_or(limit));
+        b.set_style(
+            ProgressStyle::with_template("{spinner} {pos}/{len} puzzles, {msg} ({elapsed}, about {eta} left)")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    });
+    let started = std::time::Instant::now();
+    let first = place.next;
+    let mut ok = true;
+    'run: while place.next < limit && args.count.is_none_or(|c| place.found < c) {
+        let chunk = CHUNK.min(limit - place.next);
+        let js: Vec<u64> = (place.next..place.next + chunk).collect();
+        let results: Vec<_> = pool.install(|| {
+            js.par_iter()
+                .map(|&j| TABLE.with(|table| examine(&spec, k + n * j, table, &INTERRUPTED)))
+                .collect()
+        });
+        if INTERRUPTED.load(Ordering::Relaxed) || results.iter().any(|r| r.is_err()) {
+            break;
+        }
+        for (j, result) in js.iter().zip(results) {
+            place.next = j + 1;
+            let Ok(Some(puzzle)) = result else { continue };
+            let Some(key) = canonical(&puzzle.line()) else { continue };
+            if !place.seen.insert(key) {
+                continue;
+            }
+            if let Err(e) = write_puzzle(&mut out, &puzzle, args.json) {
+                eprintln!("generate: cannot write: {e}");
+                ok = false;
+                break 'run;
+            }
+            place.found += 1;
+            if args.count.is_some_and(|c| place.found >= c) {
+                break;
+            }
+        }
+        let _ = out.flush();
+        if let Some(path) = &args.output {
+            if let Err(e) = save_place(path, &run, &place) {
+                eprintln!("generate: {}: {e}", resume_path(path).display());
+            }
+        }
+        if let Some(b) = &bar {
+            let tried = place.next - first;
+            let rate = tried as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            b.set_position(if args.count.is_some() { place.found } else { place.next });
+            b.set_message(format!("{} found, {} candidates tried, {rate:.0}/s", place.found, place.next));
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let interrupted = INTERRUPTED.load(Ordering::Relaxed);
+    place.done = !interrupted && ok;
+    let _ = out.flush();
+    if let Some(path) = &args.output {
+        if let Err(e) = save_place(path, &run, &place) {
+            eprintln!("generate: {}: {e}", resume_path(path).display());
+        }
+    }
+    let summary = format!(
+        "generate: {} puzzle{} from {} candidate{} of shard {k}/{n}{}",
+        place.found,
+        if place.found == 1 { "" } else { "s" },
+        place.next,
+        if place.next == 1 { "" } else { "s" },
+        if interrupted {
+            "; interrupted: a rerun with the same arguments and -o goes on from here"
+        } else {
+            ""
+        }
+    );
+    eprintln!("{summary}");
+    ok && !interrupted
+}
+
+/// One puzzle read back for `--merge`: its seed and index, its diagram, the line as
+/// written.
+fn merge_entry(text: &str) -> Option<(u64, u64, String)> {
+    if text.trim_start().starts_with('{') {
+        let v: Value = serde_json::from_str(text).ok()?;
+        let epd = v["epd"].as_str()?;
+        return Some((v["seed"].as_u64()?, v["index"].as_u64()?, canonical(epd)?));
+    }
+    let rec = match fairysolve::epd::parse_line(text, 1).ok()? {
+        fairysolve::epd::Line::Position(rec) => rec,
+        _ => return None,
+    };
+    let id = rec.id()?;
+    let (seed, index) = id.split_once('-')?;
+    Some((seed.parse().ok()?, index.parse().ok()?, canonical(text)?))
+}
+
+fn merge(args: &GenerateArgs) -> bool {
+    let mut entries = Vec::new();
+    let mut ok = true;
+    for file in &args.merge {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{file}: {e}");
+                ok = false;
+                continue;
+            }
+        };
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            match merge_entry(t) {
+                Some((seed, index, key)) => entries.push((seed, index, key, line.to_string())),
+                None => {
+                    eprintln!("{file}, line {}, column 1: not a puzzle of generate (a position line with id \"SEED-INDEX\", or a JSON line)", i + 1);
+                    ok = false;
+                }
+            }
+        }
+    }
+    entries.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut seen = HashSet::new();
+    let mut out: Box<dyn Write> = match &args.output {
+        None => Box::new(std::io::stdout()),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                return false;
+            }
+        },
+    };
+    for (_, _, key, line) in entries {
+        if seen.insert(key) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    let _ = out.flush();
+    ok
+}

@@ -1,0 +1,115 @@
+//! Candidate diagrams: the diagram of candidate `index` of a run, drawn from the seed and
+//! the index alone (formats.md 3), so that any machine, shard or rerun draws the same one.
+
+use super::{Board, Spec};
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Piece, Role, Square};
+
+/// A small, well-mixed generator (splitmix64) seeded by the run's seed and the index.
+pub struct Draw(u64);
+
+impl Draw {
+    pub fn new(seed: u64, index: u64) -> Draw {
+        let mut d = Draw(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        d.next();
+        d
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn between(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + (self.next() % (hi - lo + 1) as u64) as u32
+    }
+
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+/// One board's men as FEN placement.
+fn placement(men: &[(Square, Piece)]) -> String {
+    let mut board = crate::board::Board::empty();
+    for &(sq, p) in men {
+        board.put(sq, p);
+    }
+    crate::fen::write_placement(&board)
+}
+
+/// The men of a candidate: both kings and `total - 2` others split between the sides,
+/// White with at least one, each of a role the run allows; pawns never on the first or
+/// last rank. Each man goes to a square still free on the board it is put on.
+fn draw_men(spec: &Spec, d: &mut Draw, boards: usize) -> Vec<(usize, Square, Piece)> {
+    let total = d.between(spec.men.0, spec.men.1);
+    let others = total - 2;
+    let white = if others == 0 { 0 } else { d.between(1, others) };
+    let mut men = vec![
+        (Color::White, Role::King),
+        (Color::Black, Role::King),
+    ];
+    for i in 0..others {
+        let color = if i < white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        men.push((color, d.pick(&spec.pieces)));
+    }
+    let mut taken = [Bitboard::EMPTY; 2];
+    let mut out = Vec::new();
+    for (color, role) in men {
+        let board = d.between(0, boards as u32 - 1) as usize;
+        let mut free: Vec<Square> = (spec.squares & !taken[board]).into_iter().collect();
+        if role == Role::Pawn {
+            free.retain(|sq| sq.rank() != 0 && sq.rank() != 7);
+        }
+        if free.is_empty() {
+            continue;
+        }
+        let sq = d.pick(&free);
+        taken[board] = taken[board].with(sq);
+        out.push((board, sq, Piece::new(color, role)));
+    }
+    out
+}
+
+/// The diagram line of candidate `index` (no stipulation, id or solution yet). It may
+/// still be illegal: reading it is the first check.
+pub fn diagram(spec: &Spec, index: u64) -> String {
+    let mut d = Draw::new(spec.seed, index);
+    let turn = spec.first_mover().letter();
+    match spec.board {
+        Board::Single => {
+            let men: Vec<(Square, Piece)> = draw_men(spec, &mut d, 1)
+                .into_iter()
+                .map(|(_, sq, p)| (sq, p))
+                .collect();
+            let mut line = format!("{} {turn} - -", placement(&men));
+            if !spec.ops.is_empty() {
+                line.push(' ');
+                line.push_str(&spec.ops);
+            }
+            line
+        }
+        Board::Glass => {
+            let men = draw_men(spec, &mut d, 2);
+            let on = |b: usize| -> Vec<(Square, Piece)> {
+                men.iter()
+                    .filter(|m| m.0 == b)
+                    .map(|&(_, sq, p)| (sq, p))
+                    .collect()
+            };
+            format!(
+                "{} {turn} - - mirror \"{}\";",
+                placement(&on(0)),
+                placement(&on(1))
+            )
+        }
+    }
+}

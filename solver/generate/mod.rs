@@ -1,0 +1,610 @@
+//! Puzzle generation (formats.md 3): candidates drawn from a seed and an index, each
+//! proved by the exhaustive solver before it is handed out.
+//!
+//! A candidate becomes a puzzle when
+//! - its diagram reads as a legal position (the checks of rules.md 7.2) and, where the
+//!   retro module plays the game (the standard board, FIDE or Trapdoor), retro-analysis
+//!   finds it legal and proves nothing the diagram does not say (no man ticking, no en
+//!   passant right), unless the `retro` theme asks for exactly that;
+//! - the stipulation has exactly one solution (one key of `#N`/`s#N`, one line of
+//!   `h#N`) and nothing shorter;
+//! - every theme asked for holds, each proved by another search (see `Theme`).
+//!
+//! Where each part lives: `candidate` (drawing diagrams), `prove` (the proof on the
+//! solver core, for every game), this file (the checks, the themes, the score and the
+//! written puzzle).
+
+pub mod candidate;
+pub mod prove;
+
+use crate::bitboard::Bitboard;
+use crate::epd::{parse_line, Line};
+use crate::game::AnyGame;
+use crate::generic::adapter::{BoardState, OneBoard};
+use crate::glass::Glass;
+use crate::position::Position;
+use crate::problem::{from_record, Aim, Problem, Stipulation};
+use crate::retro::{self, RetroOptions, RetroPosition};
+use crate::search::tt::Table;
+use crate::types::{Color, Role};
+use prove::{prove, Proof};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use thiserror::Error;
+
+/// What a puzzle may be asked to show, each proved by search (formats.md 3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Theme {
+    /// The FIDE solutions of the same diagram differ (or FIDE cannot play it): the
+    /// puzzle needs the variant.
+    Variant,
+    /// The key neither captures nor checks.
+    Quiet,
+    /// A man falls through a trapdoor in the main line.
+    Fall,
+    /// Under Taxi: with both sides rich (999 in hand) the solutions differ: the budget
+    /// decides.
+    Budget,
+    /// On an Earthquake board a move of the main line crosses the seam.
+    Seam,
+    /// The key is unique only because retro-analysis proves a man ticking: solved as
+    /// written (every man safe) the solutions differ.
+    Retro,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 6] = [
+        Theme::Variant,
+        Theme::Quiet,
+        Theme::Fall,
+        Theme::Budget,
+        Theme::Seam,
+        Theme::Retro,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Variant => "variant",
+            Theme::Quiet => "quiet",
+            Theme::Fall => "fall",
+            Theme::Budget => "budget",
+            Theme::Seam => "seam",
+            Theme::Retro => "retro",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
+/// The boards a run draws its candidates on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Board {
+    /// One board, under the operations of `Spec::ops` (FIDE, Trapdoor, Taxi,
+    /// Earthquake and their combinations).
+    Single,
+    /// Through the Looking-Glass: the men spread over the Real and Mirror boards.
+    Glass,
+}
+
+/// What a run asks for.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub stip: Stipulation,
+    pub board: Board,
+    /// The variant operations every diagram carries (`trapdoor 1; taxi "2 0";`).
+    pub ops: String,
+    /// Men on the board(s), both kings included: least and most.
+    pub men: (u32, u32),
+    /// The roles other than the king that candidates may hold.
+    pub pieces: Vec<Role>,
+    pub themes: Vec<Theme>,
+    pub seed: u64,
+    /// The squares the geometry has (filled in by `Spec::check`).
+    pub squares: Bitboard,
+}
+
+/// A run that cannot be made, with the reason in the user's terms.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SpecError {
+    #[error("--men {0}-{1}: a diagram holds 2 to 32 men, kings included, the least first")]
+    Men(u32, u32),
+    #[error("--pieces: no piece to draw from (letters of Q, R, B, N, P)")]
+    NoPieces,
+    #[error("the variant operations do not read: {0}")]
+    Ops(String),
+    #[error("--theme {0}: {1}")]
+    Theme(&'static str, &'static str),
+    #[error("{0}: generating Looking-Glass problems takes no variant operations")]
+    GlassOps(String),
+}
+
+impl Spec {
+    /// Who moves first in the diagram: Black in `h#N`, White otherwise (rules.md 8).
+    pub fn first_mover(&self) -> Color {
+        if self.stip.aim == Aim::Help && !self.stip.half {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    fn has_op(&self, name: &str) -> bool {
+        self.ops
+            .split(';')
+            .any(|op| op.split_whitespace().next() == Some(name))
+    }
+
+    pub fn wants(&self, theme: Theme) -> bool {
+        self.themes.contains(&theme)
+    }
+
+    /// Checks the run's parameters against each other and learns the geometry's squares.
+    pub fn check(mut self) -> Result<Spec, SpecError> {
+        let (lo, hi) = self.men;
+        if lo < 2 || hi > 32 || lo > hi {
+            return Err(SpecError::Men(lo, hi));
+        }
+        if self.pieces.is_empty() {
+            return Err(SpecError::NoPieces);
+        }
+        if self.board == Board::Glass {
+            if !self.ops.trim().is_empty() {
+                return Err(SpecError::GlassOps(self.ops.clone()));
+            }
+            self.squares = Bitboard::FULL;
+        } else {
+            self.squares = self.geometry_squares()?;
+        }
+        let needs: [(Theme, &str, &'static str); 5] = [
+            (Theme::Fall, "trapdoor", "falls need a Trapdoor board (--trapdoor T)"),
+            (Theme::Budget, "taxi", "a budget needs Taxi Chess (--taxi \"W B\")"),
+            (Theme::Seam, "earthquake", "a seam needs an Earthquake board (--earthquake \"dx dy\")"),
+            (Theme::Retro, "trapdoor", "retro-analysis proves timers only on a Trapdoor board (--trapdoor T)"),
+            (Theme::Variant, "", "the variant theme needs a variant: a Trapdoor, Taxi or Earthquake flag"),
+        ];
+        for (theme, op, why) in needs {
+            if !self.wants(theme) {
+                continue;
+            }
+            let missing = if op.is_empty() {
+                self.board == Board::Glass || self.ops.trim().is_empty()
+            } else {
+                self.board == Board::Glass || !self.has_op(op)
+            };
+            if missing {
+                return Err(SpecError::Theme(theme.name(), why));
+            }
+        }
+        if self.wants(Theme::Retro)
+            && (self.has_op("taxi") || self.has_op("earthquake") || self.stip.aim != Aim::Direct)
+        {
+            return Err(SpecError::Theme(
+                "retro",
+                "the retro module plays #N on the standard board (FIDE or Trapdoor), not Taxi or Earthquake",
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The squares of the run's geometry, from a probe diagram with the run's
+    /// operations (an Earthquake board may lack some).
+    fn geometry_squares(&self) -> Result<Bitboard, SpecError> {
+        let mut last = String::new();
+        for kings in ["4k3/8/8/8/8/8/8/4K3", "k7/8/8/8/8/8/8/7K", "7k/8/8/8/8/8/8/K7"] {
+            let line = format!("{kings} w - - {}", self.ops);
+            match read_problem(&line) {
+                Ok(p) => return Ok(p.game.squares(&p.position)),
+                Err(e) => last = e,
+            }
+        }
+        Err(SpecError::Ops(last))
+    }
+}
+
+fn read_problem(line: &str) -> Result<Problem, String> {
+    match parse_line(line, 1) {
+        Ok(Line::Position(rec)) => from_record(*rec).map_err(|e| e.to_string()),
+        Ok(_) => Err("no position".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A proved puzzle (formats.md 3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Puzzle {
+    pub seed: u64,
+    pub index: u64,
+    /// The diagram line (FEN fields and the variant operations).
+    pub diagram: String,
+    pub stip: Stipulation,
+    /// The key (`#N`, `s#N`) or the first move of the solution (`h#N`), in coordinates.
+    pub key: String,
+    /// The key and the main line, in coordinates.
+    pub pv: Vec<String>,
+    pub themes: Vec<Theme>,
+    pub score: f64,
+    pub tries: Vec<String>,
+    pub variations: usize,
+    /// What retro-analysis proved, when the puzzle rests on it (`retro`).
+    pub retro: Option<String>,
+}
+
+impl Puzzle {
+    pub fn id(&self) -> String {
+        format!("{}-{}", self.seed, self.index)
+    }
+
+    /// The position line: the diagram with `stip`, `id` and `pv` (and `c0` naming what
+    /// retro-analysis proved, for a `retro` puzzle).
+    pub fn line(&self) -> String {
+        let mut out = format!(
+            "{} stip \"{}\"; id \"{}\"; pv {};",
+            self.diagram,
+            self.stip,
+            self.id(),
+            self.pv.join(" ")
+        );
+        if let Some(r) = &self.retro {
+            out.push_str(&format!(" c0 \"retro: {r}\";"));
+        }
+        out
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "epd": self.line(),
+            "stip": self.stip.to_string(),
+            "key": self.key,
+            "themes": self.themes.iter().map(|t| t.name()).collect::<Vec<_>>(),
+            "score": self.score,
+            "seed": self.seed,
+            "index": self.index,
+            "tries": self.tries,
+            "variations": self.variations,
+        })
+    }
+}
+
+/// The search was stopped (Ctrl-C): nothing about the candidate is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
+
+/// Nodes each retro-analysis question may visit while generating. A diagram whose
+/// analysis does not finish within them is not handed out.
+pub const RETRO_NODES: u64 = 50_000;
+
+/// Candidate `index` of the run, proved, or `None` when it is no puzzle.
+pub fn examine(
+    spec: &Spec,
+    index: u64,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Option<Puzzle>, Stopped> {
+    let diagram = candidate::diagram(spec, index);
+    let found = match spec.board {
+        Board::Single => examine_single(spec, &diagram, table, stop)?,
+        Board::Glass => examine_glass(spec, &diagram, table, stop)?,
+    };
+    if stop.load(Ordering::Relaxed) {
+        return Err(Stopped);
+    }
+    Ok(found.map(|(proof, themes, retro)| {
+        let men = men_of(&diagram);
+        let score = score(men, &proof, &themes);
+        Puzzle {
+            seed: spec.seed,
+            index,
+            diagram,
+            stip: spec.stip,
+            key: proof.main.first().map(|m| m.0.clone()).unwrap_or_default(),
+            pv: proof.main.iter().map(|m| m.0.clone()).collect(),
+            themes,
+            score,
+            tries: proof.tries.clone(),
+            variations: proof.variations,
+            retro,
+        }
+    }))
+}
+
+/// The men of a diagram line (both boards of a Looking-Glass line).
+fn men_of(line: &str) -> u32 {
+    let placements = line
+        .split(' ')
+        .next()
+        .into_iter()
+        .chain(line.split('"').nth(1).filter(|_| line.contains("mirror")));
+    placements
+        .flat_map(|p| p.chars())
+        .filter(|c| c.is_ascii_alphabetic())
+        .count() as u32
+}
+
+/// A quality score in 0..1 for ordering a set: economy of men, a quiet key, the number
+/// of variations and tries, and dependence on the variant.
+fn score(men: u32, proof: &Proof, themes: &[Theme]) -> f64 {
+    let economy = 1.0 - (men.saturating_sub(3) as f64 / 13.0).min(1.0);
+    let quiet = themes.contains(&Theme::Quiet) as u8 as f64;
+    let variations = (proof.variations.min(6) as f64) / 6.0;
+    let tries = (proof.tries.len().min(4) as f64) / 4.0;
+    let variant = themes.contains(&Theme::Variant) as u8 as f64;
+    let s = 0.3 * economy + 0.2 * quiet + 0.2 * variations + 0.1 * tries + 0.2 * variant;
+    (s * 100.0).round() / 100.0
+}
+
+/// Proves `stip` in a single-board position.
+fn prove_board(
+    game: &AnyGame,
+    position: Position,
+    stip: Stipulation,
+    table: &Table,
+    stop: &AtomicBool,
+    detail: bool,
+) -> Result<Proof, Stopped> {
+    let proof = crate::with_game!(game, g => {
+        let one = OneBoard { game: g, attacker: position.turn() };
+        prove(&one, &BoardState::new(position), stip, table, stop, detail)
+    });
+    if stop.load(Ordering::Relaxed) {
+        return Err(Stopped);
+    }
+    Ok(proof)
+}
+
+/// The solutions of a line under the same stipulation, or `None` when the line cannot
+/// be played (then it surely differs).
+fn solutions_of(
+    line: &str,
+    stip: Stipulation,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Option<Vec<String>>, Stopped> {
+    let Ok(p) = read_problem(line) else {
+        return Ok(None);
+    };
+    let proof = prove_board(&p.game, p.position, stip, table, stop, false)?;
+    Ok(proof.complete.then_some(proof.solutions))
+}
+
+/// The FEN fields of a diagram line (the first four words).
+fn fen_fields(line: &str) -> String {
+    line.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// The diagram's operations with `taxi` given both sides `cash`.
+fn with_taxi_cash(ops: &str, cash: u32) -> String {
+    ops.split(';')
+        .map(str::trim)
+        .filter(|op| !op.is_empty())
+        .map(|op| {
+            if op.split_whitespace().next() == Some("taxi") {
+                format!("taxi \"{cash} {cash}\";")
+            } else {
+                format!("{op};")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+type Found = Option<(Proof, Vec<Theme>, Option<String>)>;
+
+fn examine_single(
+    spec: &Spec,
+    diagram: &str,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Found, Stopped> {
+    let Ok(problem) = read_problem(diagram) else {
+        return Ok(None);
+    };
+    let rules = problem.game.rules();
+    let stip = spec.stip;
+    // The plain proof first: it rejects most candidates, and costs less than the
+    // retro-analysis (unless the theme asks for timers that retro-analysis proves,
+    // which come before the proof).
+    if !spec.wants(Theme::Retro)
+        && !prove_board(&problem.game, problem.position, stip, table, stop, false)?.unique(stip)
+    {
+        return Ok(None);
+    }
+    let mut position = problem.position;
+    let mut retro_note = None;
+    // The retro module's verdict where it plays the game (rules.md 6).
+    if let Ok(opts) = RetroOptions::for_problem(&problem, retro::DEFAULT_DEPTH, RETRO_NODES) {
+        let report = retro::analyse(&RetroPosition::of(&position), &opts);
+        if !report.legal() || report.en_passant.is_some() {
+            return Ok(None);
+        }
+        if rules.trapdoor.is_some() {
+            if !report.complete {
+                return Ok(None);
+            }
+            let proved = !report.ticking.is_empty();
+            if proved != spec.wants(Theme::Retro) || report.scenarios.len() > 1 {
+                return Ok(None);
+            }
+            if let Some(timers) = report.scenarios.first().filter(|_| proved) {
+                for &(sq, r) in timers {
+                    position.set_timer(sq, Some(r));
+                }
+                retro_note = Some(
+                    timers
+                        .iter()
+                        .map(|(sq, r)| format!("{sq}:{r}"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+        }
+    }
+    let proof = prove_board(&problem.game, position, stip, table, stop, true)?;
+    if !proof.unique(stip) || proof.main.is_empty() {
+        return Ok(None);
+    }
+    let mut themes = Vec::new();
+    if is_quiet(&proof) {
+        themes.push(Theme::Quiet);
+    }
+    if !spec.ops.trim().is_empty() {
+        let fide = solutions_of(&fen_fields(diagram), stip, table, stop)?;
+        if fide.as_ref() != Some(&proof.solutions) {
+            themes.push(Theme::Variant);
+        }
+    }
+    if rules.trapdoor.is_some() && line_has(&problem.game, position, &proof, |played, _| {
+        played.fallen.is_nonempty()
+    }) {
+        themes.push(Theme::Fall);
+    }
+    if rules.taxi.is_some() {
+        let rich = format!("{} {}", fen_fields(diagram), with_taxi_cash(&spec.ops, 999));
+        if solutions_of(&rich, stip, table, stop)?.as_ref() != Some(&proof.solutions) {
+            themes.push(Theme::Budget);
+        }
+    }
+    if problem.game.earthquake(&problem.position).is_some()
+        && line_has(&problem.game, position, &proof, |_, mv| {
+            (mv.from.rank() <= 3) != (mv.to.rank() <= 3)
+        })
+    {
+        themes.push(Theme::Seam);
+    }
+    if retro_note.is_some() {
+        let plain = prove_board(&problem.game, problem.position, stip, table, stop, false)?;
+        if !plain.complete || plain.solutions != proof.solutions {
+            themes.push(Theme::Retro);
+        }
+    }
+    if spec.themes.iter().all(|t| themes.contains(t)) {
+        Ok(Some((proof, themes, retro_note)))
+    } else {
+        Ok(None)
+    }
+}
+
+/// The key captures or checks: neither, it is quiet (read from its notation: `x`, `+`,
+/// `#`).
+fn is_quiet(proof: &Proof) -> bool {
+    proof
+        .main
+        .first()
+        .is_some_and(|(_, n)| !n.contains(['x', '+', '#']))
+}
+
+/// Whether some move of the main line, replayed, has `property`.
+fn line_has(
+    game: &AnyGame,
+    start: Position,
+    proof: &Proof,
+    property: impl Fn(&crate::game::Played, crate::moves::Move) -> bool,
+) -> bool {
+    let mut pos = start;
+    for (coord, _) in &proof.main {
+        let chess960 = pos.is_chess960();
+        let Some(mv) = game
+            .legal_moves(&pos)
+            .iter()
+            .copied()
+            .find(|m| m.coord(chess960).to_string() == *coord)
+        else {
+            return false;
+        };
+        let played = game.play(&pos, mv);
+        if property(&played, mv) {
+            return true;
+        }
+        pos = played.position;
+    }
+    false
+}
+
+fn examine_glass(
+    spec: &Spec,
+    diagram: &str,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Found, Stopped> {
+    let Ok(p) = crate::glass::read_line(diagram) else {
+        return Ok(None);
+    };
+    let game = Glass {
+        attacker: p.state.turn,
+    };
+    let stip = spec.stip;
+    if !prove(&game, &p.state, stip, table, stop, false).unique(stip) {
+        return check_stop(stop).map(|_| None);
+    }
+    let proof = prove(&game, &p.state, stip, table, stop, true);
+    check_stop(stop)?;
+    if !proof.unique(stip) || proof.main.is_empty() {
+        return Ok(None);
+    }
+    let mut themes = Vec::new();
+    if is_quiet(&proof) {
+        themes.push(Theme::Quiet);
+    }
+    if spec.themes.iter().all(|t| themes.contains(t)) {
+        Ok(Some((proof, themes, None)))
+    } else {
+        Ok(None)
+    }
+}
+
+fn check_stop(stop: &AtomicBool) -> Result<(), Stopped> {
+    if stop.load(Ordering::Relaxed) {
+        Err(Stopped)
+    } else {
+        Ok(())
+    }
+}
+
+/// The diagram of a puzzle line as one text for spotting duplicates: its FEN fields
+/// and variant operations, without `stip`, `id`, `pv` and comments; the smaller of it
+/// and its mirror image (files a-h reversed) where the rules allow the mirror (no
+/// castling, no en passant, no Earthquake board, whose displacement has a direction).
+pub fn canonical(line: &str) -> Option<String> {
+    let Ok(Line::Position(rec)) = parse_line(line, 1) else {
+        return None;
+    };
+    let ops: Vec<String> = rec
+        .operations
+        .iter()
+        .filter(|op| !["stip", "id", "pv", "c0", "c1", "dm"].contains(&op.opcode.as_str()))
+        .map(|op| crate::epd::write_operations(std::slice::from_ref(op)))
+        .collect();
+    let fields: Vec<&str> = rec.fen_text.split(' ').collect();
+    let plain = format!("{} {}", fields[..4.min(fields.len())].join(" "), ops.join(" "));
+    let mirrorable = fields.get(2) == Some(&"-")
+        && fields.get(3) == Some(&"-")
+        && !ops.iter().any(|o| o.starts_with("earthquake"));
+    if !mirrorable {
+        return Some(plain);
+    }
+    let flip = |placement: &str| -> String {
+        placement
+            .split('/')
+            .map(|rank| rank.chars().rev().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let mut mirrored_ops = Vec::new();
+    for op in &ops {
+        match op.strip_prefix("mirror \"") {
+            Some(rest) => {
+                let placement = rest.trim_end_matches(['"', ';']);
+                mirrored_ops.push(format!("mirror \"{}\";", flip(placement)));
+            }
+            None => mirrored_ops.push(op.clone()),
+        }
+    }
+    let mirrored = format!(
+        "{} {} {}",
+        flip(fields[0]),
+        fields[1..4.min(fields.len())].join(" "),
+        mirrored_ops.join(" ")
+    );
+    Some(plain.min(mirrored))
+}
