@@ -3,6 +3,7 @@
 
 mod batch;
 mod bench;
+mod import;
 mod input;
 mod perft;
 mod replay;
@@ -39,6 +40,9 @@ enum Command {
     Retro(retro::RetroArgs),
     /// Draw positions as they lie (Earthquake boards physically, with square names).
     Show(show::ShowArgs),
+    /// Read Popeye input files and write position lines, one per problem and twin
+    /// (formats.md 5); what fairysolve does not play is reported with its place.
+    Import(import::ImportArgs),
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -167,6 +171,7 @@ pub fn run() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Show(args) => show::run(args),
         Command::Retro(args) => retro::run(args),
+        Command::Import(args) => import::run(args),
     };
     if ok {
         ExitCode::SUCCESS
