@@ -396,12 +396,12 @@ mod tests {
     #[test]
     fn white_to_play_shortens_a_help_mate_by_one_half_move() {
         let got = lines_of(
-            "beginproblem stip h#2 pieces white kg6 qa1 black kh8 option whitetoplay endproblem",
+            "beginproblem stip h#2 pieces white kg6 qb1 black kh8 option whitetoplay endproblem",
         );
         assert_eq!(
             got,
             vec![Ok(vec![
-                "7k/8/6K1/8/8/8/8/Q7 w - - id \"t 1\"; stip \"h#1.5\";".to_string()
+                "7k/8/6K1/8/8/8/8/1Q6 w - - id \"t 1\"; stip \"h#1.5\";".to_string()
             ])]
         );
     }

@@ -322,41 +322,46 @@ pub fn read(text: &str) -> Vec<Item> {
         reader: Reader::new(text),
         pending: None,
         stipulation_stated: false,
+        strays: Vec::new(),
     }
     .file()
 }
 
 struct Parser {
     reader: Reader,
-    pending: Option<Next>,
+    pending: Option<Token>,
     /// Whether the current problem has a `Stipulation` command, read or not.
     stipulation_stated: bool,
+    /// Characters read that belong to no token, not yet reported.
+    strays: Vec<LineError>,
 }
 
 impl Parser {
-    fn next(&mut self) -> Next {
-        self.pending.take().unwrap_or_else(|| self.reader.next())
+    /// The next token, or None at the end of the input. A character that belongs to
+    /// no token is kept as a fault of where it stands, and reading goes on.
+    fn next(&mut self) -> Option<Token> {
+        if let Some(t) = self.pending.take() {
+            return Some(t);
+        }
+        loop {
+            match self.reader.next_word() {
+                Next::Token(t) => return Some(t),
+                Next::End => return None,
+                Next::Stray(c, line, column) => self
+                    .strays
+                    .push(Loc { line, column }.error(format!("unexpected character '{c}'"))),
+            }
+        }
     }
 
-    fn push_back(&mut self, n: Next) {
+    fn push_back(&mut self, t: Token) {
         debug_assert!(self.pending.is_none());
-        self.pending = Some(n);
+        self.pending = Some(t);
     }
 
     fn here(&self) -> Loc {
         let (line, column) = self.reader.here();
         Loc { line, column }
-    }
-
-    /// The next token, or None (with the end or stray character put back).
-    fn token(&mut self) -> Option<Token> {
-        match self.next() {
-            Next::Token(t) => Some(t),
-            other => {
-                self.push_back(other);
-                None
-            }
-        }
     }
 
     fn file(&mut self) -> Vec<Item> {
@@ -367,19 +372,20 @@ impl Parser {
         let mut after_end = false;
         let mut complained = false;
         loop {
-            let t = match self.next() {
-                Next::End => break,
-                Next::Stray(c, line, column) => {
-                    if !after_end && !complained {
-                        complained = true;
-                        items.push(Item::Error(Loc { line, column }.error(format!(
-                            "unexpected character '{c}': a Popeye input starts with BeginProblem"
-                        ))));
-                    }
-                    continue;
+            let next = self.next();
+            if let Some(stray) = self.strays.drain(..).next() {
+                if !after_end && !complained {
+                    complained = true;
+                    items.push(Item::Error(LineError {
+                        message: format!(
+                            "{}: a Popeye input starts with BeginProblem",
+                            stray.message
+                        ),
+                        ..stray
+                    }));
                 }
-                Next::Token(t) => t,
-            };
+            }
+            let Some(t) = next else { break };
             if keyword(BEGIN, &t.text) == Match::One(0) {
                 let mut at = Loc::of(&t);
                 loop {
@@ -433,19 +439,11 @@ impl Parser {
         };
         self.stipulation_stated = false;
         let ending = loop {
-            let t = match self.next() {
-                Next::End => {
-                    p.errors.push(self.here().error(format!(
-                        "the input ends inside problem {number}: EndProblem is missing"
-                    )));
-                    break Ending::EndOfInput;
-                }
-                Next::Stray(c, line, column) => {
-                    p.errors
-                        .push(Loc { line, column }.error(format!("unexpected character '{c}'")));
-                    continue;
-                }
-                Next::Token(t) => t,
+            let Some(t) = self.next() else {
+                p.errors.push(self.here().error(format!(
+                    "the input ends inside problem {number}: EndProblem is missing"
+                )));
+                break Ending::EndOfInput;
             };
             match keyword(COMMANDS, &t.text) {
                 Match::One(i) => self.command(COMMANDS[i], &t, &mut p),
@@ -467,6 +465,9 @@ impl Parser {
                 }
             }
         };
+        // Faults in the order they stand in the file.
+        p.errors.append(&mut self.strays);
+        p.errors.sort_by_key(|e| (e.line, e.column));
         if !self.stipulation_stated && ending != Ending::EndOfInput {
             p.errors
                 .push(at.error(format!("problem {number} has no Stipulation")));
@@ -487,13 +488,13 @@ impl Parser {
                 if name == "LaTeX" {
                     self.reader.rest_of_line();
                 }
-                while let Some(t) = self.token() {
+                while let Some(t) = self.next() {
                     let walk = t.text.to_ascii_lowercase();
                     if t.text.len() > 2 || !WALKS.contains(&walk.as_str()) {
-                        self.push_back(Next::Token(t));
+                        self.push_back(t);
                         break;
                     }
-                    self.token();
+                    self.next();
                     self.reader.rest_of_line();
                 }
             }
@@ -544,27 +545,19 @@ impl Parser {
     /// Skips the words of something not read (a condition's parameters, a structured
     /// stipulation) up to the next word of one of `tables`.
     fn skip_to(&mut self, tables: &[&[&str]]) {
-        loop {
-            match self.next() {
-                Next::Token(t)
-                    if tables
-                        .iter()
-                        .any(|tab| matches!(keyword(tab, &t.text), Match::One(_))) =>
-                {
-                    self.push_back(Next::Token(t));
-                    return;
-                }
-                Next::End => {
-                    self.push_back(Next::End);
-                    return;
-                }
-                _ => {}
+        while let Some(t) = self.next() {
+            if tables
+                .iter()
+                .any(|tab| matches!(keyword(tab, &t.text), Match::One(_)))
+            {
+                self.push_back(t);
+                return;
             }
         }
     }
 
     fn condition(&mut self, at: Loc, p: &mut PopeyeProblem) {
-        match self.token() {
+        match self.next() {
             Some(t) => p.errors.push(Loc::of(&t).error(format!(
                 "condition '{}' is not played: fairysolve imports orthodox problems only",
                 t.text
@@ -580,7 +573,7 @@ impl Parser {
         what: &str,
         errors: &mut Vec<LineError>,
     ) -> Option<(Stipulation, Loc)> {
-        let Some(t) = self.token() else {
+        let Some(t) = self.next() else {
             errors.push(at.error(format!("{what} without a stipulation")));
             return None;
         };
@@ -600,7 +593,7 @@ impl Parser {
         let mut men = Vec::new();
         let mut groups = 0;
         loop {
-            let Some(t) = self.token() else {
+            let Some(t) = self.next() else {
                 if groups == 0 {
                     errors.push(at.error(format!(
                         "{what}: a colour (White or Black) and men expected"
@@ -620,9 +613,9 @@ impl Parser {
                         Loc::of(&t).error("total invisible men are not played by fairysolve"),
                     );
                     // Their number follows.
-                    if let Some(n) = self.token() {
+                    if let Some(n) = self.next() {
                         if !n.text.bytes().all(|b| b.is_ascii_digit()) {
-                            self.push_back(Next::Token(n));
+                            self.push_back(n);
                         }
                     }
                     groups += 1;
@@ -639,7 +632,7 @@ impl Parser {
                             return men;
                         }
                     }
-                    self.push_back(Next::Token(t));
+                    self.push_back(t);
                     return men;
                 }
             };
@@ -647,8 +640,7 @@ impl Parser {
             let colour_at = Loc::of(&t);
             // Piece attributes, then the men.
             let mut count = 0;
-            loop {
-                let Some(t) = self.token() else { break };
+            while let Some(t) = self.next() {
                 if keyword(ATTRIBUTES, &t.text) != Match::None && walk_group(&t.text).is_none() {
                     errors.push(Loc::of(&t).error(format!(
                         "piece attribute '{}' is not played by fairysolve",
@@ -664,13 +656,13 @@ impl Parser {
                         count += 1;
                         continue;
                     }
-                    self.push_back(Next::Token(t));
+                    self.push_back(t);
                     break;
                 };
                 let squares =
                     match squares {
                         Some(squares) => squares,
-                        None => match self.token() {
+                        None => match self.next() {
                             Some(s) if square_list(&s.text).is_some() => {
                                 square_list(&s.text).unwrap_or_default()
                             }
@@ -680,7 +672,7 @@ impl Parser {
                                     t.text
                                 )));
                                 if let Some(o) = other {
-                                    self.push_back(Next::Token(o));
+                                    self.push_back(o);
                                 }
                                 count += 1;
                                 continue;
@@ -708,8 +700,7 @@ impl Parser {
 
     fn options(&mut self, at: Loc, p: &mut PopeyeProblem) {
         let mut count = 0;
-        loop {
-            let Some(t) = self.token() else { break };
+        while let Some(t) = self.next() {
             let name = match keyword(OPTIONS, &t.text) {
                 Match::One(i) => OPTIONS[i],
                 Match::Ambiguous => {
@@ -721,7 +712,7 @@ impl Parser {
                     continue;
                 }
                 Match::None => {
-                    self.push_back(Next::Token(t));
+                    self.push_back(t);
                     break;
                 }
             };
@@ -730,7 +721,7 @@ impl Parser {
             if SHOWING.contains(&name) {
                 p.options.showing.push(name.to_string());
             } else if SHOWING_WITH_NUMBER.contains(&name) {
-                match self.token() {
+                match self.next() {
                     // Move numbers are written `25`, or `25:8:27` for the 8th move of the
                     // 27th of the 25th.
                     Some(n) if is_number(&n.text.replace(':', "")) => {
@@ -740,27 +731,27 @@ impl Parser {
                         p.errors
                             .push(here.error(format!("{name}: a number is expected after it")));
                         if let Some(o) = other {
-                            self.push_back(Next::Token(o));
+                            self.push_back(o);
                         }
                     }
                 }
             } else if SHOWING_WITH_OPTIONAL_NUMBER.contains(&name) {
-                match self.token() {
+                match self.next() {
                     Some(n) if is_number(&n.text) => {
                         p.options.showing.push(format!("{name} {}", n.text))
                     }
                     other => {
                         p.options.showing.push(name.to_string());
                         if let Some(o) = other {
-                            self.push_back(Next::Token(o));
+                            self.push_back(o);
                         }
                     }
                 }
             } else {
                 match name {
                     "NonTrivial" => {
-                        let m = self.token().filter(|n| is_number(&n.text));
-                        let n = self.token().filter(|n| is_number(&n.text));
+                        let m = self.next().filter(|n| is_number(&n.text));
+                        let n = self.next().filter(|n| is_number(&n.text));
                         match (m, n) {
                             (Some(m), Some(n)) => p
                                 .options
@@ -783,7 +774,7 @@ impl Parser {
                             Duplex::Half
                         };
                     }
-                    "NoCastling" | "EnPassant" => match self.token() {
+                    "NoCastling" | "EnPassant" => match self.next() {
                         Some(s) if square_list(&s.text).is_some_and(|l| !l.is_empty()) => {
                             let squares = square_list(&s.text).unwrap_or_default();
                             if name == "NoCastling" {
@@ -802,7 +793,7 @@ impl Parser {
                                 }
                             )));
                             if let Some(o) = other {
-                                self.push_back(Next::Token(o));
+                                self.push_back(o);
                             }
                         }
                     },
@@ -812,7 +803,7 @@ impl Parser {
                         p.errors
                             .push(here.error(format!("option {name} is not played by fairysolve")));
                         if name == "CastlingMutuallyExclusive" {
-                            self.token();
+                            self.next();
                         }
                     }
                 }
@@ -827,7 +818,7 @@ impl Parser {
     /// optional, upper case White; a `+`, `-` or `=` before a man gives its colour, and
     /// `.` two-letter (fairy) names.
     fn forsyth(&mut self, at: Loc, p: &mut PopeyeProblem) {
-        let Some(t) = self.token() else {
+        let Some(t) = self.next() else {
             p.errors.push(at.error("Forsyth without a placement"));
             return;
         };
@@ -913,21 +904,12 @@ impl Parser {
             p.twins.push(twin);
             is_zero = false;
             loop {
-                let t = match self.next() {
-                    Next::End => {
-                        p.errors.push(self.here().error(format!(
-                            "the input ends inside problem {}: EndProblem is missing",
-                            p.number
-                        )));
-                        return Ending::EndOfInput;
-                    }
-                    Next::Stray(c, line, column) => {
-                        p.errors.push(
-                            Loc { line, column }.error(format!("unexpected character '{c}'")),
-                        );
-                        continue;
-                    }
-                    Next::Token(t) => t,
+                let Some(t) = self.next() else {
+                    p.errors.push(self.here().error(format!(
+                        "the input ends inside problem {}: EndProblem is missing",
+                        p.number
+                    )));
+                    return Ending::EndOfInput;
                 };
                 if keyword(&["remark"], &t.text) == Match::One(0) {
                     self.reader.rest_of_line();
@@ -966,8 +948,7 @@ impl Parser {
             changes: Vec::new(),
         };
         let mut first = true;
-        loop {
-            let Some(t) = self.token() else { break };
+        while let Some(t) = self.next() {
             let here = Loc::of(&t);
             let name = match keyword(TWINNINGS, &t.text) {
                 Match::One(i) => TWINNINGS[i],
@@ -980,7 +961,7 @@ impl Parser {
                     continue;
                 }
                 Match::None => {
-                    self.push_back(Next::Token(t));
+                    self.push_back(t);
                     break;
                 }
             };
@@ -1005,20 +986,20 @@ impl Parser {
                         _ => Twinning::Shift(a, b),
                     }
                 }
-                "remove" => match self.token() {
+                "remove" => match self.next() {
                     Some(s) if square_list(&s.text).is_some_and(|l| !l.is_empty()) => {
                         Twinning::Remove(square_list(&s.text).unwrap_or_default())
                     }
                     other => {
                         errors.push(here.error("Remove: squares are expected after it"));
                         if let Some(o) = other {
-                            self.push_back(Next::Token(o));
+                            self.push_back(o);
                         }
                         continue;
                     }
                 },
                 "add" => Twinning::Add(self.pieces(here, "Add", errors)),
-                "rotate" => match self.token() {
+                "rotate" => match self.next() {
                     Some(n) if ["90", "180", "270"].contains(&n.text.as_str()) => {
                         Twinning::Transform(match n.text.as_str() {
                             "90" => Transform::Rotate90,
@@ -1029,14 +1010,14 @@ impl Parser {
                     other => {
                         errors.push(here.error("Rotate: 90, 180 or 270 is expected after it"));
                         if let Some(o) = other {
-                            self.push_back(Next::Token(o));
+                            self.push_back(o);
                         }
                         continue;
                     }
                 },
                 "mirror" => {
                     let names: Vec<&str> = MIRRORS.iter().map(|(n, _)| *n).collect();
-                    match self.token() {
+                    match self.next() {
                         Some(m) => match keyword(&names, &m.text) {
                             Match::One(i) => Twinning::Transform(MIRRORS[i].1),
                             _ => {
@@ -1087,7 +1068,7 @@ impl Parser {
 
     /// One square, written as a word of its own (`Move a1 a2`).
     fn square(&mut self, errors: &mut Vec<LineError>, after: Loc) -> Option<Square> {
-        match self.token() {
+        match self.next() {
             Some(s) => match square_list(&s.text).as_deref() {
                 Some([sq]) => Some(*sq),
                 _ => {
@@ -1104,7 +1085,7 @@ impl Parser {
 
     /// One piece name, written as a word of its own (`Substitute R B`).
     fn role(&mut self, errors: &mut Vec<LineError>, after: Loc) -> Option<Role> {
-        let Some(t) = self.token() else {
+        let Some(t) = self.next() else {
             errors.push(after.error("a piece name is expected"));
             return None;
         };
@@ -1139,7 +1120,7 @@ fn is_number(s: &str) -> bool {
 /// Squares written one after the other (`a2b2c2`); None when the text is not that.
 fn square_list(text: &str) -> Option<Vec<Square>> {
     let b = text.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return None;
     }
     b.chunks(2)

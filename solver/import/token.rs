@@ -72,7 +72,7 @@ impl Reader {
     }
 
     /// The next token, skipping separators.
-    pub fn next(&mut self) -> Next {
+    pub fn next_word(&mut self) -> Next {
         while self.peek().is_some_and(is_separator) {
             self.bump();
         }
@@ -153,7 +153,7 @@ mod tests {
         let mut r = Reader::new(text);
         let mut out = Vec::new();
         loop {
-            match r.next() {
+            match r.next_word() {
                 Next::Token(t) => out.push((t.text, t.line, t.column)),
                 Next::Stray(c, l, col) => out.push((format!("stray {c}"), l, col)),
                 Next::End => return out,
@@ -181,11 +181,11 @@ mod tests {
     #[test]
     fn free_text_is_the_rest_of_the_line() {
         let mut r = Reader::new("author  A. B. Composer \nnext");
-        assert!(matches!(r.next(), Next::Token(t) if t.text == "author"));
+        assert!(matches!(r.next_word(), Next::Token(t) if t.text == "author"));
         assert_eq!(r.rest_of_line(), "A. B. Composer");
-        assert!(matches!(r.next(), Next::Token(t) if t.text == "next"));
+        assert!(matches!(r.next_word(), Next::Token(t) if t.text == "next"));
         let mut r = Reader::new("author\nnext");
-        r.next();
+        r.next_word();
         assert_eq!(r.rest_of_line(), "");
     }
 
