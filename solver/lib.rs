@@ -6,7 +6,8 @@
 //! geometry); `position` (state and the board's part of a move); `trapdoor` (a rule
 //! modifier); `game` (the order of events of a move under the rules in force);
 //! `fen`, `setup` and `epd` (reading and writing positions); `san` (notation); `perft`;
-//! `search` (the mate solver); `cpu_time` (what the benchmarks measure); `physical`
+//! `search` (the mate solver); `generate` (puzzles, proved); `import` (Popeye input
+//! files to position lines); `cpu_time` (what the benchmarks measure); `physical`
 //! (where each square lies), `diagram` and `svg` (drawing a position).
 
 pub mod attacks;
@@ -21,6 +22,7 @@ pub mod generate;
 pub mod generic;
 pub mod geometry;
 pub mod glass;
+pub mod import;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

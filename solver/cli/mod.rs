@@ -4,6 +4,7 @@
 mod batch;
 mod bench;
 mod generate;
+mod import;
 mod input;
 mod perft;
 mod referee;
@@ -46,6 +47,9 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Referee a hidden Looking-Glass game: orders in on standard input, one answer each.
     Referee(referee::RefereeArgs),
+    /// Read Popeye input files and write position lines, one per problem and twin
+    /// (formats.md 5); what fairysolve does not play is reported with its place.
+    Import(import::ImportArgs),
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -176,6 +180,7 @@ pub fn run() -> ExitCode {
         Command::Retro(args) => retro::run(args),
         Command::Referee(args) => referee::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Import(args) => import::run(args),
     };
     if ok {
         ExitCode::SUCCESS
