@@ -86,7 +86,9 @@ fn shard(text: Option<&str>) -> Result<(u64, u64), String> {
     let Some(text) = text else {
         return Ok((0, 1));
     };
-    let bad = || format!("--shard {text}: write K/N with 0 <= K < N (or N alone inside a Slurm array or a Kubernetes Indexed Job)");
+    let bad = || {
+        format!("--shard {text}: write K/N with 0 <= K < N (or N alone inside a Slurm array or a Kubernetes Indexed Job)")
+    };
     let (k, n) = match text.split_once('/') {
         Some((k, n)) => (
             k.trim().parse::<u64>().map_err(|_| bad())?,
@@ -132,7 +134,8 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
             ));
         }
     }
-    let men = range(&args.men).ok_or_else(|| format!("--men {}: write MIN-MAX, e.g. 4-7", args.men))?;
+    let men =
+        range(&args.men).ok_or_else(|| format!("--men {}: write MIN-MAX, e.g. 4-7", args.men))?;
     let mut pieces = Vec::new();
     for c in args.pieces.chars() {
         match Role::from_char(c.to_ascii_lowercase()) {
@@ -179,12 +182,21 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
     .map_err(|e| e.to_string())
 }
 
-/// What identifies a run in its resume file: everything the output depends on.
+/// What identifies a run in its resume file: everything the output depends on. The
+/// count and the candidates are not part of it: a rerun with more of either goes on.
 fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
     format!(
-        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} count={:?} candidates={:?} json={}",
-        spec.stip, spec.board, spec.ops, spec.men, spec.pieces, spec.themes, spec.seed,
-        shard.0, shard.1, args.count, args.candidates, args.json
+        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} json={}",
+        spec.stip,
+        spec.board,
+        spec.ops,
+        spec.men,
+        spec.pieces,
+        spec.themes,
+        spec.seed,
+        shard.0,
+        shard.1,
+        args.json
     )
 }
 
@@ -194,7 +206,6 @@ struct Place {
     next: u64,
     found: u64,
     seen: HashSet<String>,
-    done: bool,
 }
 
 fn resume_path(output: &Path) -> PathBuf {
@@ -229,9 +240,12 @@ fn load_place(output: &Path, run: &str) -> Result<Option<Place>, String> {
         found: v["found"].as_u64().unwrap_or(0),
         seen: v["seen"]
             .as_array()
-            .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default(),
-        done: v["done"].as_bool().unwrap_or(false),
     }))
 }
 
@@ -239,7 +253,7 @@ fn save_place(output: &Path, run: &str, place: &Place) -> std::io::Result<()> {
     let path = resume_path(output);
     let mut seen: Vec<&String> = place.seen.iter().collect();
     seen.sort();
-    let v = json!({"run": run, "next": place.next, "found": place.found, "done": place.done, "seen": seen});
+    let v = json!({"run": run, "next": place.next, "found": place.found, "seen": seen});
     let tmp = path.with_extension("resume.tmp");
     std::fs::write(&tmp, v.to_string())?;
     std::fs::rename(&tmp, &path)
@@ -272,7 +286,9 @@ pub fn run(args: GenerateArgs) -> bool {
         }
     };
     if args.count.is_none() && args.candidates.is_none() {
-        eprintln!("generate: give --count N (puzzles) or --candidates M (candidates to look at), or both");
+        eprintln!(
+            "generate: give --count N (puzzles) or --candidates M (candidates to look at), or both"
+        );
         std::process::exit(2);
     }
     let run = signature(&args, &spec, shard);
@@ -280,7 +296,6 @@ pub fn run(args: GenerateArgs) -> bool {
         next: 0,
         found: 0,
         seen: HashSet::new(),
-        done: false,
     };
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout()),
@@ -292,10 +307,6 @@ pub fn run(args: GenerateArgs) -> bool {
                     eprintln!("generate: {e}");
                     return false;
                 }
-            }
-            if place.done {
-                eprintln!("generate: {} holds this run, finished", path.display());
-                return true;
             }
             let file = std::fs::OpenOptions::new()
                 .create(true)
@@ -323,8 +334,10 @@ pub fn run(args: GenerateArgs) -> bool {
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = ProgressBar::new(args.count.unwrap_or(limit));
         b.set_style(
-            ProgressStyle::with_template("{spinner} {pos}/{len} puzzles, {msg} ({elapsed}, about {eta} left)")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} {pos}/{len} puzzles, {msg} ({elapsed}, about {eta} left)",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         b
     });
@@ -345,7 +358,9 @@ pub fn run(args: GenerateArgs) -> bool {
         for (j, result) in js.iter().zip(results) {
             place.next = j + 1;
             let Ok(Some(puzzle)) = result else { continue };
-            let Some(key) = canonical(&puzzle.line()) else { continue };
+            let Some(key) = canonical(&puzzle.line()) else {
+                continue;
+            };
             if !place.seen.insert(key) {
                 continue;
             }
@@ -368,15 +383,21 @@ pub fn run(args: GenerateArgs) -> bool {
         if let Some(b) = &bar {
             let tried = place.next - first;
             let rate = tried as f64 / started.elapsed().as_secs_f64().max(1e-3);
-            b.set_position(if args.count.is_some() { place.found } else { place.next });
-            b.set_message(format!("{} found, {} candidates tried, {rate:.0}/s", place.found, place.next));
+            b.set_position(if args.count.is_some() {
+                place.found
+            } else {
+                place.next
+            });
+            b.set_message(format!(
+                "{} found, {} candidates tried, {rate:.0}/s",
+                place.found, place.next
+            ));
         }
     }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     let interrupted = INTERRUPTED.load(Ordering::Relaxed);
-    place.done = !interrupted && ok;
     let _ = out.flush();
     if let Some(path) = &args.output {
         if let Err(e) = save_place(path, &run, &place) {

@@ -49,10 +49,7 @@ fn draw_men(spec: &Spec, d: &mut Draw, boards: usize) -> Vec<(usize, Square, Pie
     let total = d.between(spec.men.0, spec.men.1);
     let others = total - 2;
     let white = if others == 0 { 0 } else { d.between(1, others) };
-    let mut men = vec![
-        (Color::White, Role::King),
-        (Color::Black, Role::King),
-    ];
+    let mut men = vec![(Color::White, Role::King), (Color::Black, Role::King)];
     for i in 0..others {
         let color = if i < white {
             Color::White

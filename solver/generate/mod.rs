@@ -158,11 +158,31 @@ impl Spec {
             self.squares = self.geometry_squares()?;
         }
         let needs: [(Theme, &str, &'static str); 5] = [
-            (Theme::Fall, "trapdoor", "falls need a Trapdoor board (--trapdoor T)"),
-            (Theme::Budget, "taxi", "a budget needs Taxi Chess (--taxi \"W B\")"),
-            (Theme::Seam, "earthquake", "a seam needs an Earthquake board (--earthquake \"dx dy\")"),
-            (Theme::Retro, "trapdoor", "retro-analysis proves timers only on a Trapdoor board (--trapdoor T)"),
-            (Theme::Variant, "", "the variant theme needs a variant: a Trapdoor, Taxi or Earthquake flag"),
+            (
+                Theme::Fall,
+                "trapdoor",
+                "falls need a Trapdoor board (--trapdoor T)",
+            ),
+            (
+                Theme::Budget,
+                "taxi",
+                "a budget needs Taxi Chess (--taxi \"W B\")",
+            ),
+            (
+                Theme::Seam,
+                "earthquake",
+                "a seam needs an Earthquake board (--earthquake \"dx dy\")",
+            ),
+            (
+                Theme::Retro,
+                "trapdoor",
+                "retro-analysis proves timers only on a Trapdoor board (--trapdoor T)",
+            ),
+            (
+                Theme::Variant,
+                "",
+                "the variant theme needs a variant: a Trapdoor, Taxi or Earthquake flag",
+            ),
         ];
         for (theme, op, why) in needs {
             if !self.wants(theme) {
@@ -192,7 +212,11 @@ impl Spec {
     /// operations (an Earthquake board may lack some).
     fn geometry_squares(&self) -> Result<Bitboard, SpecError> {
         let mut last = String::new();
-        for kings in ["4k3/8/8/8/8/8/8/4K3", "k7/8/8/8/8/8/8/7K", "7k/8/8/8/8/8/8/K7"] {
+        for kings in [
+            "4k3/8/8/8/8/8/8/4K3",
+            "k7/8/8/8/8/8/8/7K",
+            "7k/8/8/8/8/8/8/K7",
+        ] {
             let line = format!("{kings} w - - {}", self.ops);
             match read_problem(&line) {
                 Ok(p) => return Ok(p.game.squares(&p.position)),
@@ -454,9 +478,11 @@ fn examine_single(
             themes.push(Theme::Variant);
         }
     }
-    if rules.trapdoor.is_some() && line_has(&problem.game, position, &proof, |played, _| {
-        played.fallen.is_nonempty()
-    }) {
+    if rules.trapdoor.is_some()
+        && line_has(&problem.game, position, &proof, |played, _| {
+            played.fallen.is_nonempty()
+        })
+    {
         themes.push(Theme::Fall);
     }
     if rules.taxi.is_some() {
@@ -576,7 +602,11 @@ pub fn canonical(line: &str) -> Option<String> {
         .map(|op| crate::epd::write_operations(std::slice::from_ref(op)))
         .collect();
     let fields: Vec<&str> = rec.fen_text.split(' ').collect();
-    let plain = format!("{} {}", fields[..4.min(fields.len())].join(" "), ops.join(" "));
+    let plain = format!(
+        "{} {}",
+        fields[..4.min(fields.len())].join(" "),
+        ops.join(" ")
+    );
     let mirrorable = fields.get(2) == Some(&"-")
         && fields.get(3) == Some(&"-")
         && !ops.iter().any(|o| o.starts_with("earthquake"));

@@ -75,7 +75,10 @@ pub fn prove<G: TurnGame>(
             let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
             let sol = solve_help(game, root, Color::White, turns, &short, stop, None);
             let text = |l: &Vec<(String, String)>| -> String {
-                l.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>().join(" ")
+                l.iter()
+                    .map(|(c, _)| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
             };
             Proof {
                 complete: sol.complete,
@@ -111,10 +114,9 @@ pub fn prove<G: TurnGame>(
                 solutions: sol.keys.iter().map(|k| k.0.clone()).collect(),
                 shortest: sol.shortest(),
                 short: 0,
-                variations: sol
-                    .trees
-                    .first()
-                    .map_or(0, |t| t.children.iter().filter(|d| !d.children.is_empty()).count()),
+                variations: sol.trees.first().map_or(0, |t| {
+                    t.children.iter().filter(|d| !d.children.is_empty()).count()
+                }),
                 main,
                 tries: sol.tries.iter().map(|t| t.coord.clone()).collect(),
             }

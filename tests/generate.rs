@@ -1,0 +1,403 @@
+//! `fairysolve generate` (formats.md 3): every puzzle of a run proved again by `solve`
+//! in the same test (one key, nothing shorter) and each theme checked by another
+//! command; the shards of a run merged are the unsharded run, byte for byte; a run
+//! resumes where it stopped; its parameters are checked with messages.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn fairysolve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn generate(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["generate", "--threads", "2"];
+    all.extend_from_slice(args);
+    stdout(&fairysolve(&all))
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fairysolve-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(path.with_extension("epd.resume"));
+    path
+}
+
+/// The operand of `opcode` in a line (`pv` gives its moves joined by spaces).
+fn op(line: &str, opcode: &str) -> Option<String> {
+    let start = line.find(&format!(" {opcode} "))? + opcode.len() + 2;
+    let rest = &line[start..];
+    let end = rest.find(';')?;
+    Some(rest[..end].trim().trim_matches('"').to_string())
+}
+
+/// The line with its `stip` kept and `id`, `pv`, `c0` left out: what a composer would
+/// hand to `solve`.
+fn diagram(line: &str) -> String {
+    line.split(';')
+        .map(str::trim)
+        .filter(|p| {
+            !p.is_empty() && !p.starts_with("id ") && !p.starts_with("pv ") && !p.starts_with("c0 ")
+        })
+        .map(|p| format!("{p};"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn solve_json(line: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["solve", "--json", "--fen", line];
+    args.extend_from_slice(extra);
+    let out = fairysolve(&args);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{line}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v["keys"]
+        .as_array()
+        .map(|a| a.iter().map(|s| s.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default();
+    k.sort();
+    k
+}
+
+/// The puzzle proved again by `solve`: one solution, and it is the one written; for
+/// #N and s#N the shortest win is N.
+fn check_puzzle(line: &str, stip: &str, retro: bool) {
+    let solved = solve_json(&diagram(line), if retro { &["--retro"] } else { &[] });
+    assert_eq!(solved["status"], "solved", "{line}: {solved}");
+    let pv = op(line, "pv").unwrap();
+    let key = pv.split(' ').next().unwrap().to_string();
+    assert_eq!(keys(&solved), vec![key.clone()], "{line}");
+    if stip.starts_with('h') {
+        let lines = solved["solutions"].as_array().unwrap();
+        assert_eq!(lines.len(), 1, "{line}");
+        let moves: Vec<&str> = lines[0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(moves.join(" "), pv, "{line}");
+        assert_eq!(solved["short_solutions"], serde_json::json!([]), "{line}");
+    } else {
+        let n: u64 = stip.trim_start_matches(['s', '#']).parse().unwrap();
+        assert_eq!(solved["shortest"], n, "{line}");
+    }
+}
+
+/// The key as a composer writes it (from `replay`), and each move's line of `replay`.
+fn replayed(line: &str) -> Vec<String> {
+    let fen = diagram(line);
+    let pv = op(line, "pv").unwrap();
+    let mut args = vec!["replay", "--fen", fen.as_str()];
+    args.extend(pv.split(' '));
+    String::from_utf8(fairysolve(&args).stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// Each run: its stipulation, flags, and how many puzzles; every puzzle is checked.
+#[test]
+fn every_generated_puzzle_is_proved_again_by_solve() {
+    let runs: &[(&str, &[&str], &str)] = &[
+        ("#2", &[], "3"),
+        ("#2", &["--trapdoor", "1", "--theme", "fall"], "2"),
+        ("#2", &["--taxi", "2 0", "--theme", "budget"], "2"),
+        ("#2", &["--earthquake", "1 0", "--theme", "seam"], "2"),
+        (
+            "#2",
+            &[
+                "--trapdoor",
+                "2",
+                "--taxi",
+                "3 3",
+                "--earthquake",
+                "2 0",
+                "--theme",
+                "variant",
+            ],
+            "2",
+        ),
+        ("#2", &["--looking-glass", "--men", "3-5"], "2"),
+        ("#3", &["--looking-glass", "--men", "3-5"], "1"),
+        ("h#2", &["--theme", "quiet"], "2"),
+        ("s#1", &[], "1"),
+        (
+            "#2",
+            &["--trapdoor", "1", "--theme", "retro", "--men", "4-8"],
+            "1",
+        ),
+    ];
+    for (stip, flags, count) in runs {
+        let mut args = vec!["--stip", stip, "--seed", "7", "--count", count];
+        args.extend_from_slice(flags);
+        let puzzles = generate(&args);
+        assert_eq!(puzzles.len().to_string(), *count, "{args:?}");
+        let theme = flags
+            .iter()
+            .position(|f| *f == "--theme")
+            .map(|i| flags[i + 1]);
+        for line in &puzzles {
+            assert_eq!(op(line, "stip").as_deref(), Some(*stip), "{line}");
+            check_puzzle(line, stip, theme == Some("retro"));
+            let pv = op(line, "pv").unwrap();
+            let moves: Vec<&str> = pv.split(' ').collect();
+            match theme {
+                Some("quiet") => {
+                    let key = &replayed(line)[0];
+                    assert!(!key.contains(['x', '+', '#']), "{line}: {key}");
+                }
+                Some("fall") => {
+                    let fell = replayed(line).iter().any(|l| {
+                        l.split(" (").skip(1).any(|f| {
+                            f.len() > 2
+                                && f.as_bytes()[0].is_ascii_lowercase()
+                                && f.as_bytes()[1].is_ascii_digit()
+                        })
+                    });
+                    assert!(fell, "{line}: {:?}", replayed(line));
+                }
+                Some("seam") => {
+                    let crosses = moves.iter().any(|m| {
+                        let b = m.as_bytes();
+                        (b[1] <= b'4') != (b[3] <= b'4')
+                    });
+                    assert!(crosses, "{line}");
+                }
+                Some("budget") => {
+                    let rich = diagram(line).replace("taxi \"2 0\"", "taxi \"999 999\"");
+                    let v = solve_json(&rich, &[]);
+                    assert_ne!(keys(&v), vec![moves[0].to_string()], "{line}");
+                }
+                Some("variant") => {
+                    let fields: Vec<&str> = line.split(' ').take(4).collect();
+                    let fide = format!("{} stip \"{stip}\";", fields.join(" "));
+                    let v = solve_json(&fide, &[]);
+                    assert_ne!(keys(&v), vec![moves[0].to_string()], "{line}: {v}");
+                }
+                Some("retro") => {
+                    // Solved as written, every man is safe, and the key is not unique.
+                    let v = solve_json(&diagram(line), &[]);
+                    assert_ne!(keys(&v), vec![moves[0].to_string()], "{line}: {v}");
+                    assert!(op(line, "c0").unwrap().starts_with("retro: "), "{line}");
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// formats.md 3: the shards of a run together give exactly the unsharded run; merged
+/// they are the same bytes.
+#[test]
+fn the_shards_of_a_run_merged_are_the_unsharded_run() {
+    for json in [false, true] {
+        let mut base = vec!["--stip", "#2", "--seed", "5", "--candidates", "1500"];
+        if json {
+            base.push("--json");
+        }
+        let whole = generate(&base).join("\n");
+        assert!(whole.lines().count() >= 5, "{whole}");
+        let mut files = Vec::new();
+        for k in 0..3 {
+            let path = temp(&format!("shard-{k}-{json}.epd"));
+            let shard = format!("{k}/3");
+            let mut args = base.clone();
+            args.extend(["--shard", shard.as_str(), "-o", path.to_str().unwrap()]);
+            assert!(generate(&args).is_empty());
+            files.push(path);
+        }
+        // Each shard holds only its own candidates.
+        let first = std::fs::read_to_string(&files[1]).unwrap();
+        assert!(first.lines().all(|l| {
+            let index = if json {
+                serde_json::from_str::<Value>(l).unwrap()["index"]
+                    .as_u64()
+                    .unwrap()
+            } else {
+                op(l, "id")
+                    .unwrap()
+                    .split('-')
+                    .nth(1)
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            index % 3 == 1
+        }));
+        let mut merge = vec!["generate", "--merge"];
+        let names: Vec<String> = files
+            .iter()
+            .map(|p| p.to_str().unwrap().to_string())
+            .collect();
+        merge.extend(names.iter().map(String::as_str));
+        let merged = stdout(&fairysolve(&merge));
+        assert_eq!(merged.trim_end(), whole, "json {json}");
+    }
+}
+
+/// A shard's K comes from the batch system's variable when only N is given.
+#[test]
+fn the_shard_index_comes_from_slurm_or_kubernetes() {
+    let base = [
+        "generate",
+        "--stip",
+        "#2",
+        "--seed",
+        "5",
+        "--candidates",
+        "600",
+    ];
+    let given = stdout(&fairysolve(&[&base[..], &["--shard", "2/4"]].concat()));
+    for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+            .args(base)
+            .args(["--shard", "4"])
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .env(var, "2")
+            .output()
+            .unwrap();
+        assert_eq!(stdout(&out), given, "{var}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+        .args(base)
+        .args(["--shard", "4"])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "generate: --shard 4: no K given, and neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set\n"
+    );
+}
+
+/// A rerun with the same arguments and more to do goes on where the first stopped; the
+/// file then holds what one run would have written. Other arguments are refused.
+#[test]
+fn a_rerun_resumes_where_the_run_stopped() {
+    let path = temp("resume.epd");
+    let file = path.to_str().unwrap();
+    let run =
+        |count: &str| generate(&["--stip", "#2", "--seed", "11", "--count", count, "-o", file]);
+    run("2");
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
+    run("5");
+    let fresh = generate(&["--stip", "#2", "--seed", "11", "--count", "5"]);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        fresh.join("\n") + "\n"
+    );
+    // The same count again: nothing more is written.
+    run("5");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        fresh.join("\n") + "\n"
+    );
+    let out = fairysolve(&[
+        "generate", "--stip", "#2", "--seed", "12", "--count", "5", "-o", file,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds a run of other arguments"));
+}
+
+/// Ctrl-C keeps what was found, and a rerun finishes the run as if nothing happened.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_keeps_its_puzzles_and_resumes() {
+    let path = temp("interrupted.epd");
+    let file = path.to_str().unwrap();
+    let args = [
+        "generate",
+        "--threads",
+        "2",
+        "--stip",
+        "s#1",
+        "--seed",
+        "3",
+        "--count",
+        "1000000",
+        "-o",
+        file,
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+        .args(args)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+    let resume: Value =
+        serde_json::from_str(&std::fs::read_to_string(path.with_extension("epd.resume")).unwrap())
+            .unwrap();
+    let next = resume["next"].as_u64().unwrap();
+    assert!(next > 0);
+    let limit = (next + 20_000).to_string();
+    let mut again = args.to_vec();
+    again.extend(["--candidates", limit.as_str()]);
+    stdout(&fairysolve(&again));
+    let fresh = generate(&[
+        "--stip",
+        "s#1",
+        "--seed",
+        "3",
+        "--count",
+        "1000000",
+        "--candidates",
+        &limit,
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        fresh.join("\n") + if fresh.is_empty() { "" } else { "\n" }
+    );
+}
+
+#[test]
+fn parameters_that_cannot_make_a_run_are_refused() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--stip", "#2", "--count", "1", "--theme", "fall"], "generate: --theme fall: falls need a Trapdoor board (--trapdoor T)\n"),
+        (&["--stip", "#2", "--count", "1", "--theme", "variant"], "generate: --theme variant: the variant theme needs a variant: a Trapdoor, Taxi or Earthquake flag\n"),
+        (&["--stip", "#2", "--count", "1", "--theme", "loud"], "generate: --theme loud: not a theme (variant, quiet, fall, budget, seam, retro)\n"),
+        (&["--stip", "#2", "--count", "1", "--men", "9-3"], "generate: --men 9-3: a diagram holds 2 to 32 men, kings included, the least first\n"),
+        (&["--stip", "#2", "--count", "1", "--pieces", "QK"], "generate: --pieces QK: 'K' is not one of Q, R, B, N, P\n"),
+        (&["--stip", "x#2", "--count", "1"], "generate: --stip x#2: not a stipulation (#N, s#N, h#N, h#N.5)\n"),
+        (&["--stip", "#2"], "generate: give --count N (puzzles) or --candidates M (candidates to look at), or both\n"),
+        (&["--stip", "#2", "--count", "1", "--shard", "3/3"], "generate: --shard 3/3: write K/N with 0 <= K < N (or N alone inside a Slurm array or a Kubernetes Indexed Job)\n"),
+        (&["--stip", "#2", "--count", "1", "--underworld", "4k3/8/8/8/8/8/8/4K3"], "generate: --underworld: Underworld problems are not generated (yet): generate plays the single-board games and Looking-Glass\n"),
+    ];
+    for (args, message) in cases {
+        let out = fairysolve(&[&["generate"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), *message, "{args:?}");
+    }
+}
