@@ -463,7 +463,7 @@ fn merge(args: &GenerateArgs) -> bool {
             }
         }
     }
-    entries.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    entries.sort_by_key(|e| (e.0, e.1));
     let mut seen = HashSet::new();
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout()),

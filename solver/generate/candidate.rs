@@ -11,11 +11,11 @@ pub struct Draw(u64);
 impl Draw {
     pub fn new(seed: u64, index: u64) -> Draw {
         let mut d = Draw(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        d.next();
+        d.next_u64();
         d
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -25,11 +25,11 @@ impl Draw {
 
     /// A number in `lo..=hi`.
     pub fn between(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + (self.next() % (hi - lo + 1) as u64) as u32
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as u32
     }
 
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[(self.next() % items.len() as u64) as usize]
+        items[(self.next_u64() % items.len() as u64) as usize]
     }
 }
 
