@@ -153,7 +153,7 @@ fn messages_name_the_men_and_squares() {
     let r = report_of("rnbqkbnr/pppppppp/8/8/8/P7/P1PPPPPP/RNBQKBNR b KQkq - 0 1");
     assert_eq!(
         r.illegal[0].to_string(),
-        "White's pawns changed files by at least 1 captures, but Black has lost only 0 men"
+        "White's pawns stand on files that need captures: at least 1; but men Black has lost: 0"
     );
 }
 

@@ -131,8 +131,13 @@ fn report(source: &str, depth: u32, count: &Count, json: bool) {
         for (m, n) in divide {
             println!("{m}: {n}");
         }
-        let nps = (*nodes as u128 * 1000).checked_div(*millis).unwrap_or(0);
-        println!("{source} depth {depth}: {nodes} nodes in {millis} ms ({nps} nodes/s)");
+        // A rate only where the time says something (under a millisecond it does not).
+        match (*nodes as u128 * 1000).checked_div(*millis) {
+            Some(nps) => {
+                println!("{source} depth {depth}: {nodes} nodes in {millis} ms ({nps} nodes/s)")
+            }
+            None => println!("{source} depth {depth}: {nodes} nodes in under 1 ms"),
+        }
     }
 }
 

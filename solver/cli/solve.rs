@@ -312,10 +312,16 @@ fn text_report(
         let refs: Vec<String> = t.refutations.iter().map(|(_, s)| format!("{s}!")).collect();
         out.push_str(&format!("1.{}? {}\n", t.san, refs.join(" ")));
     }
+    // The keys in the tree's notation (a key without a tree: coordinates).
     let keys: Vec<String> = sol
         .keys
         .iter()
-        .map(|(m, _)| m.coord(c960).to_string())
+        .map(|(m, _)| {
+            sol.trees
+                .iter()
+                .find(|t| t.mv == *m)
+                .map_or_else(|| m.coord(c960).to_string(), |t| t.san.clone())
+        })
         .collect();
     out.push_str(&keys_summary(
         &keys,
@@ -328,8 +334,8 @@ fn text_report(
     out
 }
 
-/// The closing line of a report: the keys in coordinates, a cook or a short solution,
-/// and what the search cost.
+/// The closing line of a report: the keys in the tree's notation, a cook or a short
+/// solution, and what the search cost.
 pub(super) fn keys_summary(
     keys: &[String],
     shortest: Option<u32>,
@@ -346,7 +352,8 @@ pub(super) fn keys_summary(
         flags.push(format!("short solution in {short}"));
     }
     format!(
-        "keys: {}{} · {nodes} nodes in {millis} ms, {threads} thread(s)\n",
+        "{}: {}{} · {nodes} nodes in {millis} ms, {threads} thread{}\n",
+        if keys.len() == 1 { "key" } else { "keys" },
         if keys.is_empty() {
             "none".into()
         } else {
@@ -357,6 +364,7 @@ pub(super) fn keys_summary(
         } else {
             format!(" ({})", flags.join(", "))
         },
+        if threads == 1 { "" } else { "s" },
     )
 }
 

@@ -280,7 +280,7 @@ fn solve_core<G: TurnGame>(
         let refs: Vec<String> = t.refutations.iter().map(|(_, r)| format!("{r}!")).collect();
         let _ = writeln!(s, "1.{}? {}", t.notation, refs.join(" "));
     }
-    let keys: Vec<String> = sol.keys.iter().map(|k| k.0.clone()).collect();
+    let keys: Vec<String> = sol.keys.iter().map(|k| k.1.clone()).collect();
     s.push_str(&super::solve::keys_summary(
         &keys,
         sol.shortest(),

@@ -24,7 +24,7 @@ pub enum Illegality {
     #[error("{side} has {count} men (at most 16)")]
     TooManyMen { side: &'static str, count: u32 },
     #[error(
-        "{side} has {promoted} men beyond its original set (bishops counted by square colour) but only {missing} pawns missing to promote"
+        "{side} has more men than its original set by {promoted} (bishops counted by square colour), but pawns missing to promote: {missing}"
     )]
     TooManyPromoted {
         side: &'static str,
@@ -32,7 +32,7 @@ pub enum Illegality {
         missing: u32,
     },
     #[error(
-        "{side}'s pawns changed files by at least {needed} captures, but {opponent} has lost only {lost} men"
+        "{side}'s pawns stand on files that need captures: at least {needed}; but men {opponent} has lost: {lost}"
     )]
     PawnCaptures {
         side: &'static str,
