@@ -4,6 +4,7 @@
 mod batch;
 mod bench;
 mod input;
+mod limits;
 mod perft;
 mod referee;
 mod replay;

@@ -2,6 +2,7 @@
 //! or as JSON (formats.md section 2).
 
 use super::input::{command_input, Item, TwoBoard};
+use super::limits::{install_interrupt_handler, INTERRUPTED};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::{Problem, Stipulation};
@@ -11,7 +12,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -45,7 +45,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub retro: bool,
     /// Seconds allowed per position; what was proved by then is reported.
-    #[arg(long = "time-limit", value_parser = positive_seconds)]
+    #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
     pub time_limit: Option<f64>,
     /// Transposition table size in megabytes (1 to 65536).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=65536))]
@@ -69,29 +69,6 @@ fn stipulation_arg(text: &str) -> Result<Stipulation, String> {
             fairysolve::problem::MAX_MOVES
         )
     })
-}
-
-/// A time limit as given on the command line: a positive, finite number of seconds.
-fn positive_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        // A bound far beyond any search keeps the deadline's arithmetic in range.
-        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Ok(t),
-        _ => Err(format!(
-            "'{text}' is not a positive number of seconds (at most 1e9)"
-        )),
-    }
-}
-
-/// Set by Ctrl-C: the running search stops and reports what it proved.
-pub(super) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-fn install_interrupt_handler() {
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: the user wants out now.
-            std::process::exit(130);
-        }
-    });
 }
 
 /// The stipulation to prove for a line stating `stated` (if any): the line's, else
@@ -435,18 +412,34 @@ struct RetroPlan {
     ticking: Vec<Value>,
     en_passant: Option<String>,
     complete: bool,
+    /// The time limit or Ctrl-C cut the retro step short.
+    stopped: bool,
     positions: Vec<(String, fairysolve::Position)>,
 }
 
-fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
+/// The retro step of `--retro` for the problem of `item`, ended by Ctrl-C or at
+/// `deadline` with what it proved by then.
+fn retro_plan(
+    item: &Item,
+    problem: &Problem,
+    deadline: Option<std::time::Instant>,
+) -> Result<RetroPlan, String> {
     use fairysolve::retro::{self, RetroOptions, RetroPosition};
     let defaults = RetroOptions::default();
     let opts = RetroOptions::for_problem(problem, defaults.depth, defaults.nodes)
-        .map_err(|e| e.to_string())?;
-    let report = retro::analyse(&RetroPosition::of(&problem.position), &opts);
+        .map_err(|e| item.located(0, &e.to_string()))?;
+    let limits = fairysolve::search::Limits {
+        stop: &INTERRUPTED,
+        deadline,
+    };
+    let report = retro::analyse_within(&RetroPosition::of(&problem.position), &opts, &limits);
     if !report.legal() {
         let reasons: Vec<String> = report.illegal.iter().map(|r| r.to_string()).collect();
-        return Err(format!("illegal position (retro): {}", reasons.join("; ")));
+        // The diagram is at fault: its first field is where to look.
+        return Err(item.located(
+            0,
+            &format!("illegal position (retro): {}", reasons.join("; ")),
+        ));
     }
     let mut base = problem.position;
     if let Some(ep) = report.en_passant {
@@ -492,10 +485,18 @@ fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
             "en passant on {ep} (the last move was the double step)"
         ));
     }
-    if parts.is_empty() {
+    if parts.is_empty() && report.complete {
         parts.push("nothing proved; every man is safe".into());
+    } else if parts.is_empty() {
+        parts.push("nothing proved".into());
     }
-    if !report.complete {
+    if report.stopped {
+        parts.push(format!(
+            "incomplete: cut short ({}); the men listed as ticking are proved, the others \
+             are solved as the file gives them",
+            super::limits::why_stopped()
+        ));
+    } else if !report.complete {
         parts.push("incomplete: a node limit stopped the proof".into());
     }
     if positions.len() > 1 {
@@ -513,6 +514,7 @@ fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
             .collect(),
         en_passant: report.en_passant.map(|s| s.to_string()),
         complete: report.complete,
+        stopped: report.stopped,
         positions,
     })
 }
@@ -676,7 +678,7 @@ fn solve_item(
         stderr: String::new(),
         ok: true,
     };
-    if INTERRUPTED.load(Ordering::SeqCst) {
+    if super::limits::interrupted() {
         let msg = format!("{}: not solved (interrupted)", item.source);
         if args.json {
             let _ = writeln!(out.stdout, "{}", error_json(item, &msg));
@@ -703,10 +705,12 @@ fn solve_item(
             return out;
         }
     }
+    // One time limit for the whole position: the retro step and every solve after it.
+    let deadline = super::limits::deadline(args.time_limit);
     let prepared = item.problem().and_then(|p| {
-        let s = stipulation(p.stipulation, args).map_err(|e| format!("{}: {e}", item.source))?;
+        let s = stipulation(p.stipulation, args).map_err(|e| item.located(0, &e))?;
         let plan = if args.retro {
-            Some(retro_plan(&p).map_err(|e| format!("{}: {e}", item.source))?)
+            Some(retro_plan(item, &p, deadline)?)
         } else {
             None
         };
@@ -742,7 +746,13 @@ fn solve_item(
             item, &problem, stip, what, args, opts, table, bar,
         );
     }
-    let solve = |p: &Problem| solve_one(item, p, stip, opts, table, args, bar);
+    let solve = |p: &Problem| {
+        let opts = SolveOptions {
+            time_limit: super::limits::time_left(deadline),
+            ..opts.clone()
+        };
+        solve_one(item, p, stip, &opts, table, args, bar)
+    };
     let Some(plan) = plan else {
         let sol = solve(&problem);
         out.ok = sol.finished();
@@ -766,6 +776,8 @@ fn solve_item(
         }
         return out;
     };
+    // A retro step cut short is work not done (exit status 1), as a search cut short.
+    out.ok &= !plan.stopped;
     // A key is one that wins in every timer assignment.
     let mut solved = Vec::new();
     for (label, position) in &plan.positions {
@@ -797,7 +809,7 @@ fn solve_item(
             .min();
         v["shortest"] = json!(shortest);
         v["cooked"] = json!(common.len() > 1);
-        v["complete"] = json!(solved.iter().all(|(_, _, sol)| sol.finished()));
+        v["complete"] = json!(!plan.stopped && solved.iter().all(|(_, _, sol)| sol.finished()));
         if common.is_empty() && v["status"] == "solved" {
             v["status"] = json!("no-solution");
         }

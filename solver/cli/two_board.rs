@@ -201,7 +201,7 @@ fn solve_core<G: TurnGame>(
         root,
         stip.moves,
         opts,
-        &super::solve::INTERRUPTED,
+        &super::limits::INTERRUPTED,
         &progress,
     );
     if let Some(b) = bar {
@@ -509,7 +509,7 @@ fn help_report<G: TurnGame>(
         Color::White,
         turns,
         &short,
-        &super::solve::INTERRUPTED,
+        &super::limits::INTERRUPTED,
         opts.time_limit.map(|d| start + d),
     );
     let elapsed = start.elapsed();
@@ -620,7 +620,7 @@ fn set_play_block<G: TurnGame>(
         table,
         root,
         stip.moves,
-        &super::solve::INTERRUPTED,
+        &super::limits::INTERRUPTED,
         deadline,
     );
     let defences = match found {
