@@ -163,8 +163,9 @@ pub fn perft_depth(opcode: &str) -> Option<u32> {
     n.parse().ok().filter(|&d| d >= 1)
 }
 
-/// Longest line read; longer ones are refused rather than processed.
-pub const MAX_LINE_LEN: usize = 16 * 1024;
+/// Longest line read, in bytes (without its end); longer ones are refused rather than
+/// processed, and the command line's readers skip them without holding them whole.
+pub const MAX_LINE_LEN: usize = 64 * 1024;
 
 /// What a line of a position file holds.
 #[derive(Debug, Clone, PartialEq)]

@@ -443,7 +443,7 @@ fn run_suite(
     let mut keys = Vec::new();
     let (t, cpu) = (Instant::now(), thread_cpu_time());
     let threads = if config.concurrent { config.threads } else { 1 };
-    super::batch::in_order(threads, &items, |p| solve(p), |k| keys.push(k));
+    super::batch::in_order(threads, items.into_iter(), |p| solve(p), |k| keys.push(k));
     let (t, cpu) = (t.elapsed(), thread_cpu_time().saturating_sub(cpu));
     let first = &keys[..problems.len()];
     let agree = keys.chunks(problems.len()).all(|pass| pass == first);

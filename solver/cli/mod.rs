@@ -4,6 +4,7 @@
 mod batch;
 mod bench;
 mod input;
+mod line_reader;
 mod limits;
 mod perft;
 mod referee;

@@ -199,7 +199,8 @@ pub fn run(args: PerftArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     super::limits::install_interrupt_handler();
     let mut ok = true;
-    for item in &items {
+    for item in items {
+        let item = &item;
         let deadline = super::limits::deadline(args.time_limit);
         let expected = match expected_counts(item) {
             Ok(e) => e,

@@ -627,21 +627,24 @@ pub fn run(args: SolveArgs) -> bool {
         eprintln!("solve: cannot allocate even 1 MB for the table");
         return false;
     };
-    // With more threads than one and more positions than one, each thread takes
-    // positions of its own; the progress bar then counts positions, not first moves.
-    let concurrent = threads > 1 && items.len() > 1;
+    // With more threads than one and a file (which may hold many positions), each
+    // thread takes positions of its own; the progress display then counts positions,
+    // not first moves. The lines are read as the work goes, so their number is not
+    // known in advance.
+    let concurrent = threads > 1 && !args.files.is_empty();
     let bar = (concurrent && std::io::stderr().is_terminal() && !args.json).then(|| {
-        let b = ProgressBar::new(items.len() as u64);
+        let b = ProgressBar::new_spinner();
         b.set_style(
-            ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} positions ({elapsed})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template("{spinner} {pos} positions solved ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
+        b.enable_steady_tick(Duration::from_millis(100));
         b
     });
     let mut ok = true;
     super::batch::in_order(
         threads,
-        &items,
+        items,
         |item| solve_item(item, &args, &opts, &table, !concurrent),
         |report| {
             let print = || {
