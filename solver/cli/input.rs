@@ -82,7 +82,7 @@ impl Item {
         let column = column0 + 1;
         match self.file_and_line() {
             Some((file, line)) => format!("{file}: line {line}, column {column}: {message}"),
-            None => format!("{}: column {column}: {message}", self.source),
+            None => format!("{}: line 1, column {column}: {message}", self.source),
         }
     }
 
@@ -90,11 +90,29 @@ impl Item {
         self.file_and_line().map_or(&self.source, |(file, _)| file)
     }
 
-    /// `FILE` and `LINE` of a `FILE:LINE` source (none for `--fen`).
+    /// `FILE` and `LINE` of a `FILE:LINE` source; `--fen` is line 1 of the command line.
     fn file_and_line(&self) -> Option<(&str, &str)> {
+        if self.from_command_line() {
+            return Some((&self.source, "1"));
+        }
         self.source
             .rsplit_once(':')
             .filter(|(file, _)| !file.is_empty())
+    }
+
+    /// Whether this is the `--fen` line.
+    pub fn from_command_line(&self) -> bool {
+        self.source == "--fen"
+    }
+
+    /// The 0-based column of the first of `opcodes` the line has, else of its FEN (0):
+    /// where a message about what they state points.
+    pub fn column_of(&self, opcodes: &[&str]) -> usize {
+        let Ok(rec) = &self.record else { return 0 };
+        opcodes
+            .iter()
+            .find_map(|name| rec.get(name))
+            .map_or(0, |op| op.column)
     }
 }
 

@@ -230,10 +230,16 @@ pub fn run(args: PerftArgs) -> bool {
                         .err();
                     match unreadable {
                         Some(e) => eprintln!("{e}"),
-                        None => eprintln!(
-                            "{}: no --depth and no expected counts (D1 n; ...)",
-                            item.source
-                        ),
+                        None => {
+                            // For `--fen` the command line lacks the depth (exit 2).
+                            if item.from_command_line() {
+                                super::command_line_is_wrong();
+                            }
+                            eprintln!(
+                                "{}",
+                                item.located(0, "no --depth and no expected counts (D1 n; ...)")
+                            );
+                        }
                     }
                     ok = false;
                     continue;

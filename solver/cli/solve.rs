@@ -71,9 +71,12 @@ fn stipulation_arg(text: &str) -> Result<Stipulation, String> {
     })
 }
 
-/// The stipulation to prove for a line stating `stated` (if any): the line's, else
-/// `--stip`; `--depth` sets N and keeps the aim (clap checked its range).
+/// The stipulation to prove for the line of `item` stating `stated` (if any): the
+/// line's, else `--stip`; `--depth` sets N and keeps the aim (clap checked its range).
+/// None at all is a located message; for `--fen` it is the command line that lacks it
+/// (exit status 2).
 pub(super) fn stipulation(
+    item: &Item,
     stated: Option<Stipulation>,
     args: &SolveArgs,
 ) -> Result<Stipulation, String> {
@@ -85,8 +88,18 @@ pub(super) fn stipulation(
         })
         .or(stated)
         .ok_or_else(|| {
-            "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
-                .into()
+            if item.from_command_line() {
+                super::command_line_is_wrong();
+                item.located(
+                    0,
+                    "no stipulation: give --stip (e.g. --stip \"#2\") or --depth, or dm/stip in the line",
+                )
+            } else {
+                item.located(
+                    0,
+                    "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given",
+                )
+            }
         })
 }
 
@@ -711,7 +724,7 @@ fn solve_item(
     // One time limit for the whole position: the retro step and every solve after it.
     let deadline = super::limits::deadline(args.time_limit);
     let prepared = item.problem().and_then(|p| {
-        let s = stipulation(p.stipulation, args).map_err(|e| item.located(0, &e))?;
+        let s = stipulation(item, p.stipulation, args)?;
         let plan = if args.retro {
             Some(retro_plan(item, &p, deadline)?)
         } else {
@@ -732,7 +745,7 @@ fn solve_item(
     };
     if stip.aim != fairysolve::problem::Aim::Direct {
         if plan.is_some() {
-            let e = format!("{}: --retro covers #N only", item.source);
+            let e = item.located(item.column_of(&["stip", "dm"]), "--retro covers #N only");
             let _ = writeln!(out.stderr, "{e}");
             if args.json {
                 let _ = writeln!(out.stdout, "{}", error_json(item, &e));

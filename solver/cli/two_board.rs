@@ -163,10 +163,9 @@ fn solve_core<G: TurnGame>(
         stderr: String::new(),
         ok: true,
     };
-    let stip = match super::solve::stipulation(p.stipulation, args) {
+    let stip = match super::solve::stipulation(item, p.stipulation, args) {
         Ok(s) => s,
         Err(e) => {
-            let e = format!("{}: {e}", item.source);
             if args.json {
                 let _ = writeln!(out.stdout, "{}", error_json(item, &e));
             }
@@ -441,7 +440,7 @@ pub fn replay_glass(p: &GlassProblem, moves: &[String]) -> bool {
 /// A line that cannot be solved as asked: the message, located, on stderr (and as an
 /// error object with `--json`).
 fn refused(item: &Item, args: &SolveArgs, message: &str) -> Report {
-    let e = format!("{}: {message}", item.source);
+    let e = item.located(item.column_of(&["stip", "dm"]), message);
     let mut out = Report {
         stdout: String::new(),
         stderr: format!("{e}\n"),
