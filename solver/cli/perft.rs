@@ -11,7 +11,9 @@ use std::time::Instant;
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
 #[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct PerftArgs {
-    /// Position files; each line's `D1 n; D2 n; ...` operations are checked.
+    /// Position files (`-` for standard input); each line's `D1 n; D2 n; ...` operations
+    /// are checked. Read line by line as the work goes; a line longer than 65536 bytes is
+    /// reported and skipped.
     pub files: Vec<String>,
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]

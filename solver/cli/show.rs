@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
 #[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct ShowArgs {
-    /// Position files (`-` for standard input).
+    /// Position files (`-` for standard input), read line by line as the work goes;
+    /// lines end with LF, CRLF or CR, and one longer than 65536 bytes is reported and
+    /// skipped.
     pub files: Vec<String>,
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]
