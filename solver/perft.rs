@@ -54,9 +54,10 @@ pub fn divide<T: Terrain>(
     divide_until(game, pos, depth, bulk, &|| false).0
 }
 
-/// Plies below the first move that `divide_until` splits further, so that it looks at
-/// `stop` before subtrees small enough to count in a fraction of a second.
-const SPLIT_PLIES: u32 = 2;
+/// Depth of the subtrees `divide_until` counts whole, with a look at `stop` before
+/// each: a few milliseconds of counting (Kiwipete's perft 4 is 4 million leaves), and
+/// few enough for the looks to cost nothing.
+const SUBTREE_DEPTH: u32 = 4;
 
 /// `divide` that looks at `stop` before each of many small subtrees and, once it says
 /// stop, ends: the first moves counted in full, and whether that was all of them.
@@ -75,7 +76,7 @@ pub fn divide_until<T: Terrain>(
         let next = game.play(pos, mv);
         let n = match next.outcome {
             Some(_) if depth > 1 => Some(0),
-            _ => split_count(game, &next.position, depth - 1, bulk, SPLIT_PLIES, stop),
+            _ => split_count(game, &next.position, depth - 1, bulk, stop),
         };
         match n {
             Some(n) => out.push((mv, n)),
@@ -85,25 +86,24 @@ pub fn divide_until<T: Terrain>(
     (out, true)
 }
 
-/// `Game::perft` of `pos`, split `levels` plies deep with a look at `stop` before each
-/// subtree (None: stopped). The split counts as `divide` does: a game that ends before
+/// `Game::perft` of `pos`, split into subtrees of `SUBTREE_DEPTH` plies with a look at
+/// `stop` before each (None: stopped). The split counts as `divide` does: a game that ends before
 /// the last ply adds nothing.
 fn split_count<T: Terrain>(
     game: &Game<T>,
     pos: &Position,
     depth: u32,
     bulk: bool,
-    levels: u32,
     stop: &dyn Fn() -> bool,
 ) -> Option<u64> {
-    if levels == 0 || depth < 2 {
+    if depth <= SUBTREE_DEPTH {
         return (!stop()).then(|| game.perft(pos, depth, bulk));
     }
     let mut nodes = 0;
     for &mv in game.legal_moves(pos).iter() {
         let next = game.play(pos, mv);
         if next.outcome.is_none() {
-            nodes += split_count(game, &next.position, depth - 1, bulk, levels - 1, stop)?;
+            nodes += split_count(game, &next.position, depth - 1, bulk, stop)?;
         }
     }
     Some(nodes)

@@ -31,9 +31,10 @@ pub fn divide<G: TurnGame>(game: &G, s: &G::State, depth: u32) -> Vec<(String, u
     divide_until(game, s, depth, &|| false).0
 }
 
-/// Plies below the first move that `divide_until` splits further, so that it looks at
-/// `stop` before subtrees small enough to count in a fraction of a second.
-const SPLIT_PLIES: u32 = 2;
+/// Depth of the subtrees `divide_until` counts whole, with a look at `stop` before
+/// each: a few milliseconds of counting (Kiwipete's perft 4 is 4 million leaves), and
+/// few enough for the looks to cost nothing.
+const SUBTREE_DEPTH: u32 = 4;
 
 /// `divide` that looks at `stop` before each of many small subtrees and, once it says
 /// stop, ends: the first moves counted in full, and whether that was all of them.
@@ -51,7 +52,7 @@ pub fn divide_until<G: TurnGame>(
         } else {
             depth.saturating_sub(1)
         };
-        let Some(count) = split_count(game, &next, left, SPLIT_PLIES, stop) else {
+        let Some(count) = split_count(game, &next, left, stop) else {
             // The coordinates of a first move counted only in part are left out whole.
             let coord = game.coord(s, mv);
             out.retain(|(c, _)| *c != coord);
@@ -66,16 +67,15 @@ pub fn divide_until<G: TurnGame>(
     (out, true)
 }
 
-/// `perft` of `s`, split `levels` plies deep with a look at `stop` before each subtree
-/// (None: stopped), counted as `perft` counts.
+/// `perft` of `s`, split into subtrees of `SUBTREE_DEPTH` plies with a look at `stop`
+/// before each (None: stopped), counted as `perft` counts.
 fn split_count<G: TurnGame>(
     game: &G,
     s: &G::State,
     depth: u32,
-    levels: u32,
     stop: &dyn Fn() -> bool,
 ) -> Option<u64> {
-    if levels == 0 || depth < 2 {
+    if depth <= SUBTREE_DEPTH {
         return (!stop()).then(|| perft(game, s, depth));
     }
     let left = if game.completes_turn(s) {
@@ -85,7 +85,7 @@ fn split_count<G: TurnGame>(
     };
     let mut nodes = 0;
     for mv in game.moves(s) {
-        nodes += split_count(game, &game.play(s, mv), left, levels - 1, stop)?;
+        nodes += split_count(game, &game.play(s, mv), left, stop)?;
     }
     Some(nodes)
 }
