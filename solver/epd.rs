@@ -412,7 +412,8 @@ fn parse_operations(text: &str, start: usize, line_no: usize) -> Result<Vec<Oper
         }
         // A name or a comment that says nothing is a slip (`id;`), and an id of many
         // words would be lost (`id` names a position with one operand, quoted).
-        let comment = opcode.len() == 2 && opcode.starts_with('c') && opcode.as_bytes()[1].is_ascii_digit();
+        let comment =
+            opcode.len() == 2 && opcode.starts_with('c') && opcode.as_bytes()[1].is_ascii_digit();
         if (opcode == "id" && operands.len() != 1) || (comment && operands.is_empty()) {
             let what = if comment { "a comment" } else { "a name" };
             return Err(LineError::new(

@@ -118,7 +118,10 @@ mod tests {
     #[test]
     fn divide_until_counts_as_perft() {
         for (line, depth) in [
-            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+            ),
             ("4k3/8/8/8/8/8/3PPP2/R3K2R w KQ - trapdoor 1;", 4),
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - taxi \"2 2\";", 4),
         ] {
@@ -128,10 +131,12 @@ mod tests {
             let p = crate::problem::from_record(*rec).expect(line);
             let game: &AnyGame = &p.game;
             let whole = game.perft(&p.position, depth, true);
-            let (split, done) = crate::with_game!(game, g => divide_until(g, &p.position, depth, true, &|| false));
+            let (split, done) =
+                crate::with_game!(game, g => divide_until(g, &p.position, depth, true, &|| false));
             assert!(done);
             assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), whole, "{line}");
-            let (none, done) = crate::with_game!(game, g => divide_until(g, &p.position, depth, true, &|| true));
+            let (none, done) =
+                crate::with_game!(game, g => divide_until(g, &p.position, depth, true, &|| true));
             assert!(!done && none.is_empty(), "{line}");
         }
     }

@@ -121,7 +121,9 @@ fn every_bad_line_has_its_message_and_the_next_line_is_answered() {
     assert!(cases.len() >= 40, "the corpus lost cases");
     let file = corpus_file(&cases, "corpus.epd");
     let path = file.path();
-    let runs: [(&str, &[&str], &dyn Fn(usize) -> String); 3] = [
+    // Each command: its name, its arguments, and how it answers the good line N.
+    type Answering<'a> = (&'a str, &'a [&'a str], &'a dyn Fn(usize) -> String);
+    let runs: [Answering; 3] = [
         ("solve", &["solve", "--keys-only", path], &|n| {
             format!("{path}:{n}: #1 orthodox (White to move)")
         }),
@@ -145,7 +147,9 @@ fn every_bad_line_has_its_message_and_the_next_line_is_answered() {
                 errors.contains(&want.as_str()),
                 "{command}: {:?}\nwants: {want}\ngot: {:?}",
                 case.line,
-                errors.iter().find(|e| e.starts_with(&format!("{path}: line {n},"))),
+                errors
+                    .iter()
+                    .find(|e| e.starts_with(&format!("{path}: line {n},"))),
             );
             let good = answer(n + 1);
             assert!(
@@ -199,7 +203,10 @@ fn retro_obeys_its_time_limit() {
     let stdout = text(&out.stdout);
     assert!(took < Duration::from_secs(5), "took {took:?}");
     assert!(stdout.starts_with("--fen: legal (Trapdoor T=3"), "{stdout}");
-    assert!(stdout.contains("incomplete: cut short (the time limit ran out)"), "{stdout}");
+    assert!(
+        stdout.contains("incomplete: cut short (the time limit ran out)"),
+        "{stdout}"
+    );
     assert_eq!(out.status.code(), Some(1));
     let (out, took) = run_within(
         bin().args(["retro", "--json", "--time-limit", "1", "--fen", SLOW_RETRO]),
@@ -222,7 +229,9 @@ fn solve_retro_obeys_its_time_limit() {
     let stdout = text(&out.stdout);
     assert!(took < Duration::from_secs(5), "took {took:?}");
     assert!(
-        stdout.contains("--fen: retro: nothing proved; incomplete: cut short (the time limit ran out)"),
+        stdout.contains(
+            "--fen: retro: nothing proved; incomplete: cut short (the time limit ran out)"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("--fen: #2 trapdoor 3"), "{stdout}");
@@ -274,7 +283,10 @@ fn spawn_piped(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
 fn a_pipe_is_answered_before_it_ends() {
     for (args, first) in [
         (&["solve", "-"][..], "-:1: #1 orthodox (White to move)"),
-        (&["solve", "--threads", "2", "-"][..], "-:1: #1 orthodox (White to move)"),
+        (
+            &["solve", "--threads", "2", "-"][..],
+            "-:1: #1 orthodox (White to move)",
+        ),
         (&["show", "-"][..], "-:1"),
         (&["perft", "--depth", "1", "-"][..], "-:1 depth 1: 20 nodes"),
         (&["retro", "-"][..], "-:1: legal (FIDE"),
@@ -287,7 +299,8 @@ fn a_pipe_is_answered_before_it_ends() {
             let got = lines.recv_timeout(Duration::from_secs(20));
             drop(stdin);
             let _ = child.wait();
-            let got = got.unwrap_or_else(|_| panic!("{args:?} {end:?}: no answer while the pipe is open"));
+            let got = got
+                .unwrap_or_else(|_| panic!("{args:?} {end:?}: no answer while the pipe is open"));
             assert!(got.starts_with(first), "{args:?}: {got}");
         }
     }
@@ -310,13 +323,20 @@ fn an_endless_line_is_skipped() {
         let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
         assert_eq!(out.status.code(), Some(1), "{stderr}");
         assert!(
-            stderr.contains(&format!("{path}: line 1, column 1: longer than 65536 bytes; skipped")),
+            stderr.contains(&format!(
+                "{path}: line 1, column 1: longer than 65536 bytes; skipped"
+            )),
             "{stderr}"
         );
-        assert!(stderr.contains(&format!("{path}: line 3, column 1: not UTF-8 text")), "{stderr}");
+        assert!(
+            stderr.contains(&format!("{path}: line 3, column 1: not UTF-8 text")),
+            "{stderr}"
+        );
         for n in [2, 4] {
             assert!(
-                stdout.lines().any(|l| l.starts_with(&format!("{path}:{n}"))),
+                stdout
+                    .lines()
+                    .any(|l| l.starts_with(&format!("{path}:{n}"))),
                 "{args:?}: line {n} not answered: {stdout}"
             );
         }

@@ -59,8 +59,8 @@ enum Edit {
 
 fn edit() -> impl Strategy<Value = Edit> {
     let c = prop::sample::select(vec![
-        '/', ' ', ';', '"', '\\', '-', '#', ':', '0', '1', '2', '8', '9', 'K', 'k', 'q', 'P',
-        'x', 'w', 'b', 'e', '\t', 'é', '\u{0}',
+        '/', ' ', ';', '"', '\\', '-', '#', ':', '0', '1', '2', '8', '9', 'K', 'k', 'q', 'P', 'x',
+        'w', 'b', 'e', '\t', 'é', '\u{0}',
     ]);
     prop_oneof![
         (0.0..1.0, c.clone()).prop_map(|(at, c)| Edit::Replace(at, c)),
@@ -211,11 +211,22 @@ fn run(args: &[&str], input: Vec<u8>) -> (Option<i32>, String, String) {
     }
 }
 
-/// Each command, and how it answers the good line of line N.
-fn commands() -> [(&'static [&'static str], fn(usize) -> String); 4] {
+/// A command's arguments, and how it answers the good line of line N.
+type Answering = (&'static [&'static str], fn(usize) -> String);
+
+/// Each command that reads position files.
+fn commands() -> [Answering; 4] {
     [
         (
-            &["solve", "--threads", "1", "--keys-only", "--time-limit", "0.1", "-"],
+            &[
+                "solve",
+                "--threads",
+                "1",
+                "--keys-only",
+                "--time-limit",
+                "0.1",
+                "-",
+            ],
             |n| format!("-:{n} \"good-line\": #1 orthodox (White to move)"),
         ),
         (&["show", "-"], |n| format!("-:{n} \"good-line\"")),

@@ -1,10 +1,10 @@
 //! Reading position lines from files, standard input or `--fen`, each with its location
 //! (`FILE:LINE`), so that every message can say where it comes from.
 
+use super::line_reader::{LineReader, RawLine};
 use fairysolve::epd::{self, Line, Record};
 use fairysolve::problem::{self, Problem};
 use fairysolve::underworld::UnderworldProblem;
-use super::line_reader::{LineReader, RawLine};
 use std::io::BufRead;
 
 /// A line of a two-board game, read.
@@ -92,7 +92,7 @@ impl Item {
 
     /// `FILE` and `LINE` of a `FILE:LINE` source; `--fen` is line 1 of the command line.
     fn file_and_line(&self) -> Option<(&str, &str)> {
-        if self.from_command_line() {
+        if self.is_fen_line() {
             return Some((&self.source, "1"));
         }
         self.source
@@ -101,7 +101,7 @@ impl Item {
     }
 
     /// Whether this is the `--fen` line.
-    pub fn from_command_line(&self) -> bool {
+    pub fn is_fen_line(&self) -> bool {
         self.source == "--fen"
     }
 
@@ -162,7 +162,7 @@ const READ_BUFFER: usize = 64 * 1024;
 /// no input is silently dropped.
 pub struct Items {
     fen: Option<Item>,
-    files: std::vec::IntoIter<String>,
+    files: std::collections::VecDeque<String>,
     current: Option<Source>,
     /// The variant flags' operations, added to every line.
     extra_ops: String,
@@ -188,7 +188,7 @@ impl Items {
         });
         Items {
             fen,
-            files: files.to_vec().into_iter(),
+            files: files.iter().cloned().collect(),
             current: None,
             extra_ops: extra_ops.to_string(),
             flags,
@@ -254,7 +254,7 @@ impl Iterator for Items {
                 self.stopped = true;
                 let name = match self.current.take() {
                     Some(source) => source.name,
-                    None => self.files.next()?,
+                    None => self.files.pop_front()?,
                 };
                 return Some(Item {
                     source: name.clone(),
@@ -262,7 +262,7 @@ impl Iterator for Items {
                 });
             }
             let Some(source) = &mut self.current else {
-                let name = self.files.next()?;
+                let name = self.files.pop_front()?;
                 match Source::open(&name) {
                     Ok(source) => self.current = Some(source),
                     Err(e) => {

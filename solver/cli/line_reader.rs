@@ -99,7 +99,14 @@ mod tests {
     #[test]
     fn every_line_ending_counts() {
         let got = lines_of(b"a\nb\r\nc\rd\r\re");
-        let want = vec![text(b"a"), text(b"b"), text(b"c"), text(b"d"), text(b""), text(b"e")];
+        let want = vec![
+            text(b"a"),
+            text(b"b"),
+            text(b"c"),
+            text(b"d"),
+            text(b""),
+            text(b"e"),
+        ];
         assert_eq!(got, want);
         assert_eq!(lines_of(b"a\r\n"), vec![text(b"a")]);
         assert_eq!(lines_of(b""), Vec::new());

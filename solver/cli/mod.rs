@@ -4,8 +4,8 @@
 mod batch;
 mod bench;
 mod input;
-mod line_reader;
 mod limits;
+mod line_reader;
 mod perft;
 mod referee;
 mod replay;

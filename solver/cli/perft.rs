@@ -73,9 +73,8 @@ fn count_core<G: fairysolve::generic::TurnGame>(
             complete: true,
         };
     }
-    let (divide, complete) = fairysolve::generic::perft::divide_until(game, state, depth, &|| {
-        must_stop(deadline)
-    });
+    let (divide, complete) =
+        fairysolve::generic::perft::divide_until(game, state, depth, &|| must_stop(deadline));
     let nodes = divide.iter().map(|(_, n)| n).sum();
     Count {
         nodes,
@@ -234,7 +233,7 @@ pub fn run(args: PerftArgs) -> bool {
                         Some(e) => eprintln!("{e}"),
                         None => {
                             // For `--fen` the command line lacks the depth (exit 2).
-                            if item.from_command_line() {
+                            if item.is_fen_line() {
                                 super::command_line_is_wrong();
                             }
                             eprintln!(

@@ -222,8 +222,7 @@ pub fn run(args: RetroArgs) -> bool {
             deadline: super::limits::deadline(args.time_limit),
         };
         let bar = spinner(&item, &args);
-        let report =
-            retro::analyse_within(&RetroPosition::of(&problem.position), &opts, &limits);
+        let report = retro::analyse_within(&RetroPosition::of(&problem.position), &opts, &limits);
         if let Some(b) = bar {
             b.finish_and_clear();
         }

@@ -90,7 +90,7 @@ pub(super) fn stipulation(
         })
         .or(stated)
         .ok_or_else(|| {
-            if item.from_command_line() {
+            if item.is_fen_line() {
                 super::command_line_is_wrong();
                 item.located(
                     0,

@@ -20,8 +20,8 @@ use super::soundness::material;
 use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
 use crate::geometry::{Geometry, Standard};
-use crate::types::{Color, Role, Square};
 use crate::search::Limits;
+use crate::types::{Color, Role, Square};
 use hashbrown::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -225,7 +225,7 @@ impl<'a> HistorySearch<'a> {
         }
         self.nodes += 1;
         self.query_nodes += 1;
-        if self.nodes % POLL_INTERVAL == 0 && !self.stopped {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && !self.stopped {
             self.stopped = self.stop.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
         }

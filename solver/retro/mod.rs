@@ -21,9 +21,9 @@ use crate::search::Limits;
 use crate::trapdoor::FallOrder;
 use crate::types::{Color, Piece, Role, Square};
 use history::{Fate, HistorySearch};
-use std::sync::atomic::AtomicBool;
 pub use retraction::{Retraction, RetroPosition};
 pub use soundness::Illegality;
+use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
 impl RetroPosition {
