@@ -163,8 +163,9 @@ pub fn perft_depth(opcode: &str) -> Option<u32> {
     n.parse().ok().filter(|&d| d >= 1)
 }
 
-/// Longest line read; longer ones are refused rather than processed.
-pub const MAX_LINE_LEN: usize = 16 * 1024;
+/// Longest line read, in bytes (without its end); longer ones are refused rather than
+/// processed, and the command line's readers skip them without holding them whole.
+pub const MAX_LINE_LEN: usize = 64 * 1024;
 
 /// What a line of a position file holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,7 +228,19 @@ fn parse_line_by_bytes(text: &str, line_no: usize) -> Result<Line, LineError> {
             })
             .unwrap_or(false)
     };
-    let fen_count = if numeric(4) && numeric(5) { 6 } else { 4 };
+    // A field that starts as a number does (`-5`, `1.5`) is a counter that is wrong,
+    // not an operation: it is read as a counter, so the message names what it is.
+    let counter_like = |i: usize| {
+        all.get(i).is_some_and(|(_, t)| {
+            let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+            digits.starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    let fen_count = if (numeric(4) && numeric(5)) || (counter_like(4) && counter_like(5)) {
+        6
+    } else {
+        4
+    };
     let mut fen_fields: Vec<(usize, &str)> = all.iter().take(fen_count).copied().collect();
     // A sixth field written with its `;` glued on ends the line's FEN too.
     if let Some(last) = fen_fields.last_mut() {
@@ -254,6 +267,24 @@ fn parse_line_by_bytes(text: &str, line_no: usize) -> Result<Line, LineError> {
             fen::parse_fields(&without_castling).map_err(|_| located(e))?
         }
     };
+    // A halfmove clock alone, or one that is no number, once the FEN fields before it
+    // are read.
+    if counter_like(4) && !counter_like(5) {
+        let (column, field) = all[4];
+        let field = field.trim_end_matches(';');
+        return Err(match field.parse::<u32>() {
+            Ok(_) => LineError::new(
+                line_no,
+                column + field.len(),
+                format!("the move number is missing after the halfmove clock '{field}'"),
+            ),
+            Err(_) => LineError::new(
+                line_no,
+                column,
+                format!("the halfmove clock '{field}' is not a number"),
+            ),
+        });
+    }
     // The counters' glued `;`, if any, belongs to no operation.
     let operations = parse_operations(text, rest_start, line_no)?;
     Ok(Line::Position(Box::new(Record {
@@ -378,6 +409,21 @@ fn parse_operations(text: &str, start: usize, line_no: usize) -> Result<Vec<Oper
                     operands.push(Operand::Word(text[w_start..i].to_string()));
                 }
             }
+        }
+        // A name or a comment that says nothing is a slip (`id;`), and an id of many
+        // words would be lost (`id` names a position with one operand, quoted).
+        let comment =
+            opcode.len() == 2 && opcode.starts_with('c') && opcode.as_bytes()[1].is_ascii_digit();
+        if (opcode == "id" && operands.len() != 1) || (comment && operands.is_empty()) {
+            let what = if comment { "a comment" } else { "a name" };
+            return Err(LineError::new(
+                line_no,
+                op_start,
+                format!(
+                    "{opcode}: one operand expected ({what} in quotes), {} given",
+                    operands.len()
+                ),
+            ));
         }
         ops.push(Operation {
             opcode: opcode.to_string(),

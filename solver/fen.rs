@@ -72,10 +72,16 @@ pub fn fields(text: &str) -> Vec<(usize, &str)> {
 pub fn parse_placement(text: &str, column: usize) -> Result<Board, FenError> {
     let mut board = Board::empty();
     let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() == 1 {
+        return err(
+            column,
+            format!("'{text}' is not a piece placement: 8 ranks separated by '/' expected"),
+        );
+    }
     if ranks.len() != 8 {
         return err(
             column,
-            format!("the placement has {} ranks, 8 expected", ranks.len()),
+            format!("the placement has {} ranks, not 8", ranks.len()),
         );
     }
     let mut col = column;
@@ -190,15 +196,19 @@ fn parse_number(text: &str, column: usize, what: &str) -> Result<u32, FenError> 
 /// Reads 4 to 6 FEN fields (placement, side, castling, en passant, and optionally the
 /// two counters), each with its starting column.
 pub fn parse_fields(f: &[(usize, &str)]) -> Result<Setup, FenError> {
-    if f.len() < 4 {
+    // Each field present is read before a missing one is named: `hello world` is a
+    // placement at fault, not a line short of fields.
+    let missing = |name: &str| {
         let col = f.last().map(|(c, t)| c + t.len()).unwrap_or(0);
-        let names = ["placement", "side to move", "castling", "en passant"];
-        return err(
-            col,
-            format!("the {} field is missing", names[f.len().min(3)]),
-        );
+        err(col, format!("the {name} field is missing"))
+    };
+    let Some(&(placement_column, placement)) = f.first() else {
+        return missing("placement");
+    };
+    let board = parse_placement(placement, placement_column)?;
+    if f.len() < 2 {
+        return missing("side to move");
     }
-    let board = parse_placement(f[0].1, f[0].0)?;
     let turn = match f[1].1 {
         "w" => Color::White,
         "b" => Color::Black,
@@ -209,7 +219,26 @@ pub fn parse_fields(f: &[(usize, &str)]) -> Result<Setup, FenError> {
             )
         }
     };
+    if f.len() < 3 {
+        return missing("castling");
+    }
+    if f[2].1 != "-" {
+        // A castling right belongs to a side's one king: two kings is the fault to
+        // name, not which of them lacks a rook.
+        for color in Color::ALL {
+            let kings = board.by_piece(color, Role::King).count();
+            if kings > 1 {
+                return err(
+                    placement_column,
+                    format!("{} has {kings} kings", color.name()),
+                );
+            }
+        }
+    }
     let castling = parse_castling(f[2].1, &board, f[2].0)?;
+    if f.len() < 4 {
+        return missing("en passant");
+    }
     let ep = match f[3].1 {
         "-" => None,
         s => Some(Square::parse(s).ok_or_else(|| FenError {

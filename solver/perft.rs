@@ -51,18 +51,93 @@ pub fn divide<T: Terrain>(
     depth: u32,
     bulk: bool,
 ) -> Vec<(Move, u64)> {
+    divide_until(game, pos, depth, bulk, &|| false).0
+}
+
+/// Depth of the subtrees `divide_until` counts whole, with a look at `stop` before
+/// each: a few milliseconds of counting (Kiwipete's perft 4 is 4 million leaves), and
+/// few enough for the looks to cost nothing.
+const SUBTREE_DEPTH: u32 = 4;
+
+/// `divide` that looks at `stop` before each of many small subtrees and, once it says
+/// stop, ends: the first moves counted in full, and whether that was all of them.
+pub fn divide_until<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+    stop: &dyn Fn() -> bool,
+) -> (Vec<(Move, u64)>, bool) {
+    let mut out = Vec::new();
     if depth == 0 {
-        return Vec::new();
+        return (out, true);
     }
-    game.legal_moves(pos)
-        .iter()
-        .map(|&mv| {
-            let next = game.play(pos, mv);
-            let n = match next.outcome {
-                Some(_) if depth > 1 => 0,
-                _ => game.perft(&next.position, depth - 1, bulk),
+    for &mv in game.legal_moves(pos).iter() {
+        let next = game.play(pos, mv);
+        let n = match next.outcome {
+            Some(_) if depth > 1 => Some(0),
+            _ => split_count(game, &next.position, depth - 1, bulk, stop),
+        };
+        match n {
+            Some(n) => out.push((mv, n)),
+            None => return (out, false),
+        }
+    }
+    (out, true)
+}
+
+/// `Game::perft` of `pos`, split into subtrees of `SUBTREE_DEPTH` plies with a look at
+/// `stop` before each (None: stopped). The split counts as `divide` does: a game that ends before
+/// the last ply adds nothing.
+fn split_count<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+    stop: &dyn Fn() -> bool,
+) -> Option<u64> {
+    if depth <= SUBTREE_DEPTH {
+        return (!stop()).then(|| game.perft(pos, depth, bulk));
+    }
+    let mut nodes = 0;
+    for &mv in game.legal_moves(pos).iter() {
+        let next = game.play(pos, mv);
+        if next.outcome.is_none() {
+            nodes += split_count(game, &next.position, depth - 1, bulk, stop)?;
+        }
+    }
+    Some(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyGame;
+
+    /// Split into subtrees, the counts are perft's; a stop at once counts nothing.
+    #[test]
+    fn divide_until_counts_as_perft() {
+        for (line, depth) in [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+            ),
+            ("4k3/8/8/8/8/8/3PPP2/R3K2R w KQ - trapdoor 1;", 4),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - taxi \"2 2\";", 4),
+        ] {
+            let Ok(crate::epd::Line::Position(rec)) = crate::epd::parse_line(line, 1) else {
+                panic!("{line}");
             };
-            (mv, n)
-        })
-        .collect()
+            let p = crate::problem::from_record(*rec).expect(line);
+            let game: &AnyGame = &p.game;
+            let whole = game.perft(&p.position, depth, true);
+            let (split, done) =
+                crate::with_game!(game, g => divide_until(g, &p.position, depth, true, &|| false));
+            assert!(done);
+            assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), whole, "{line}");
+            let (none, done) =
+                crate::with_game!(game, g => divide_until(g, &p.position, depth, true, &|| true));
+            assert!(!done && none.is_empty(), "{line}");
+        }
+    }
 }

@@ -175,7 +175,7 @@ fn messages_name_the_place() {
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -",
-            "line 3, column 1: the placement has 7 ranks, 8 expected",
+            "line 3, column 1: the placement has 7 ranks, not 8",
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -",
@@ -183,7 +183,7 @@ fn messages_name_the_place() {
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2x 2;",
-            "line 3, column 54: '2x' is not an operation name",
+            "line 3, column 54: the halfmove clock '2x' is not a number",
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - trapdor 1;",

@@ -13,7 +13,6 @@ use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use fairysolve::trapdoor::{FallOrder, Trapdoor};
 use std::process::Command;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -56,7 +55,7 @@ fn retro_part() {
     use fairysolve::retro::{analyse, RetroOptions, RetroPosition};
     let mut diagrams = Vec::new();
     for file in RETRO_SUITES {
-        for (rec, _) in read_records(file) {
+        for (rec, _) in read_records(file, &mut true) {
             match problem::from_record_for_retro(rec) {
                 Ok(p) => diagrams.push(RetroPosition::of(&p.position)),
                 Err(e) => eprintln!("{file}: {e}"),
@@ -313,12 +312,13 @@ fn underworld_part(quick: bool) -> bool {
 }
 
 /// The position lines of a suite file with their text; unreadable lines are reported
-/// with their location and left out.
-fn read_records(path: &str) -> Vec<(epd::Record, String)> {
+/// with their location and left out (`all_read` false: some were).
+fn read_records(path: &str, all_read: &mut bool) -> Vec<(epd::Record, String)> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("{path}: cannot read: {e}");
+            *all_read = false;
             return Vec::new();
         }
     };
@@ -327,20 +327,31 @@ fn read_records(path: &str) -> Vec<(epd::Record, String)> {
         match epd::parse_line(line, i + 1) {
             Ok(Line::Position(rec)) => out.push((*rec, line.to_string())),
             Ok(_) => {}
-            Err(e) => eprintln!("{path}: {e}"),
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                *all_read = false;
+            }
         }
     }
     out
 }
 
-fn read_suite(path: &str) -> Vec<(Problem, String)> {
+/// The problems of a suite file; a line that cannot be read or states no stipulation
+/// is reported, left out, and makes `all_read` false (exit status 1, formats.md 2).
+fn read_suite(path: &str, all_read: &mut bool) -> Vec<(Problem, String)> {
     let mut out = Vec::new();
-    for (rec, line) in read_records(path) {
+    for (rec, line) in read_records(path, all_read) {
         let line_no = rec.line;
         match problem::from_record(rec) {
             Ok(p) if p.stipulation.is_some() => out.push((p, line)),
-            Ok(_) => eprintln!("{path}:{line_no}: no stipulation, skipped"),
-            Err(e) => eprintln!("{path}: {e}"),
+            Ok(_) => {
+                eprintln!("{path}: line {line_no}, column 1: no stipulation (dm or stip), skipped");
+                *all_read = false;
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                *all_read = false;
+            }
         }
     }
     out
@@ -388,7 +399,7 @@ fn run_suite(
     config: Config,
     table: &Table,
 ) -> (Duration, Duration, Option<Vec<Vec<String>>>) {
-    let stop = AtomicBool::new(false);
+    let stop = &super::limits::INTERRUPTED;
     let opts = SolveOptions {
         threads: config.threads,
         tree: false,
@@ -415,7 +426,7 @@ fn run_suite(
             }
         };
         let n = p.stipulation.expect("filtered").moves;
-        let sol = game.solve(table, &pos, n, &opts, &stop, &|_, _| {});
+        let sol = game.solve(table, &pos, n, &opts, stop, &|_, _| {});
         let mut k: Vec<String> = sol
             .keys
             .iter()
@@ -432,7 +443,7 @@ fn run_suite(
     let mut keys = Vec::new();
     let (t, cpu) = (Instant::now(), thread_cpu_time());
     let threads = if config.concurrent { config.threads } else { 1 };
-    super::batch::in_order(threads, &items, |p| solve(p), |k| keys.push(k));
+    super::batch::in_order(threads, items.into_iter(), |p| solve(p), |k| keys.push(k));
     let (t, cpu) = (t.elapsed(), thread_cpu_time().saturating_sub(cpu));
     let first = &keys[..problems.len()];
     let agree = keys.chunks(problems.len()).all(|pass| pass == first);
@@ -481,13 +492,29 @@ fn run_peer(
 
 pub fn run(args: BenchArgs) -> bool {
     let threads = super::threads(args.threads);
+    super::limits::install_interrupt_handler();
     let mut ok = true;
+    // Ctrl-C is looked at between the parts (a part takes seconds; a second Ctrl-C
+    // ends the process at once).
+    let interrupted = || {
+        let stop = super::limits::interrupted();
+        if stop {
+            eprintln!("bench: interrupted");
+        }
+        stop
+    };
     if !args.no_perft {
         perft_part(args.quick);
         ok &= underworld_part(args.quick);
     }
+    if interrupted() {
+        return false;
+    }
     if !args.no_retro {
         retro_part();
+    }
+    if interrupted() {
+        return false;
     }
     let files: Vec<String> = if args.files.is_empty() {
         DEFAULT_SUITES.iter().map(|s| s.to_string()).collect()
@@ -515,7 +542,11 @@ pub fn run(args: BenchArgs) -> bool {
         "peer/us"
     );
     for file in &files {
-        let problems = read_suite(file);
+        if super::limits::interrupted() {
+            eprintln!("bench: interrupted before {file}");
+            return false;
+        }
+        let problems = read_suite(file, &mut ok);
         if problems.is_empty() {
             ok = false;
             continue;
@@ -572,6 +603,11 @@ pub fn run(args: BenchArgs) -> bool {
         for round in 0..SUITE_MAX_ROUNDS {
             if round >= SUITE_ROUNDS && started.elapsed() >= SUITE_MIN_TIME {
                 break;
+            }
+            if super::limits::interrupted() {
+                // Searches stopped by Ctrl-C measure nothing: no row for this suite.
+                eprintln!("bench: interrupted during {file}");
+                return false;
             }
             for (i, &config) in configs.iter().enumerate() {
                 let (t, cpu, keys) = run_suite(&problems, passes_of[i], config, &table);

@@ -2,7 +2,7 @@
 //! exhaustive solver; shards for batch systems, a resumable output file, and `--merge`
 //! to join the shards of a run.
 
-use super::solve::{install_interrupt_handler, INTERRUPTED};
+use super::limits::{install_interrupt_handler, INTERRUPTED};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::generate::{canonical, examine, Board, Puzzle, Spec, Theme};

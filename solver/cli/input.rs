@@ -1,10 +1,11 @@
 //! Reading position lines from files, standard input or `--fen`, each with its location
 //! (`FILE:LINE`), so that every message can say where it comes from.
 
+use super::line_reader::{LineReader, RawLine};
 use fairysolve::epd::{self, Line, Record};
 use fairysolve::problem::{self, Problem};
 use fairysolve::underworld::UnderworldProblem;
-use std::io::Read;
+use std::io::BufRead;
 
 /// A line of a two-board game, read.
 pub enum TwoBoard {
@@ -81,7 +82,7 @@ impl Item {
         let column = column0 + 1;
         match self.file_and_line() {
             Some((file, line)) => format!("{file}: line {line}, column {column}: {message}"),
-            None => format!("{}: column {column}: {message}", self.source),
+            None => format!("{}: line 1, column {column}: {message}", self.source),
         }
     }
 
@@ -89,146 +90,251 @@ impl Item {
         self.file_and_line().map_or(&self.source, |(file, _)| file)
     }
 
-    /// `FILE` and `LINE` of a `FILE:LINE` source (none for `--fen`).
+    /// `FILE` and `LINE` of a `FILE:LINE` source; `--fen` is line 1 of the command line.
     fn file_and_line(&self) -> Option<(&str, &str)> {
+        if self.is_fen_line() {
+            return Some((&self.source, "1"));
+        }
         self.source
             .rsplit_once(':')
             .filter(|(file, _)| !file.is_empty())
     }
+
+    /// Whether this is the `--fen` line.
+    pub fn is_fen_line(&self) -> bool {
+        self.source == "--fen"
+    }
+
+    /// The 0-based column of the first of `opcodes` the line has, else of its FEN (0):
+    /// where a message about what they state points.
+    pub fn column_of(&self, opcodes: &[&str]) -> usize {
+        let Ok(rec) = &self.record else { return 0 };
+        opcodes
+            .iter()
+            .find_map(|name| rec.get(name))
+            .map_or(0, |op| op.column)
+    }
 }
 
-/// Reads the lines of one named input (`-` for standard input).
-fn read_source(name: &str) -> Result<Vec<u8>, String> {
-    if name == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("{name}: cannot read standard input: {e}"))?;
-        Ok(buf)
-    } else {
-        std::fs::read(name).map_err(|e| format!("{name}: cannot read: {e}"))
+/// One named input (`-`: standard input) being read line by line.
+struct Source {
+    name: String,
+    lines: LineReader,
+    /// Lines read so far (the number of the last one).
+    line_no: usize,
+    /// Items this input gave: none at its end is reported.
+    items: usize,
+}
+
+impl Source {
+    fn open(name: &str) -> Result<Source, String> {
+        let reader: Box<dyn BufRead> = if name == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let file =
+                std::fs::File::open(name).map_err(|e| format!("{name}: cannot read: {e}"))?;
+            Box::new(std::io::BufReader::with_capacity(READ_BUFFER, file))
+        };
+        Ok(Source {
+            name: name.to_string(),
+            lines: LineReader::new(reader),
+            line_no: 0,
+            items: 0,
+        })
+    }
+
+    /// How messages name this input when it holds no position line.
+    fn what(&self) -> &str {
+        if self.name == "-" {
+            "standard input"
+        } else {
+            &self.name
+        }
+    }
+}
+
+/// Bytes asked of a file at a time.
+const READ_BUFFER: usize = 64 * 1024;
+
+/// The position lines a command is given, read as the work asks for them: the `--fen`
+/// line, then each file's lines in order, each file opened when its turn comes, so the
+/// first answer of a pipe comes before the pipe ends. Read errors become items too, so
+/// no input is silently dropped.
+pub struct Items {
+    fen: Option<Item>,
+    files: std::collections::VecDeque<String>,
+    current: Option<Source>,
+    /// The variant flags' operations, added to every line.
+    extra_ops: String,
+    flags: Vec<String>,
+    /// Ctrl-C ended the reading.
+    stopped: bool,
+}
+
+impl Items {
+    fn new(files: &[String], fen: Option<&str>, extra_ops: &str) -> Items {
+        let flags = flag_opcodes(extra_ops);
+        let fen = fen.map(|fen| {
+            let text = with_flags(fen, 1, extra_ops, &flags);
+            let record = match epd::parse_line(&text, 1) {
+                Ok(Line::Position(r)) => Ok(*r),
+                Ok(_) => Err("--fen: no position given".into()),
+                Err(e) => Err(format!("--fen: {e}")),
+            };
+            Item {
+                source: "--fen".into(),
+                record,
+            }
+        });
+        Items {
+            fen,
+            files: files.iter().cloned().collect(),
+            current: None,
+            extra_ops: extra_ops.to_string(),
+            flags,
+            stopped: false,
+        }
+    }
+
+    /// The item of line `line_no` of input `name`, if it is one (blank lines and
+    /// comments are not).
+    fn item(&self, name: &str, line_no: usize, raw: &[u8]) -> Option<Item> {
+        let at = format!("{name}:{line_no}");
+        // A byte-order mark (some editors write one) is no part of the first line.
+        let raw = match line_no {
+            1 => raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw),
+            _ => raw,
+        };
+        let text = match std::str::from_utf8(raw) {
+            Ok(t) => t,
+            Err(e) => {
+                // Columns count characters: those of the valid part before.
+                let valid = &raw[..e.valid_up_to()];
+                let column = 1 + std::str::from_utf8(valid).map_or(0, |t| t.chars().count());
+                return Some(Item {
+                    source: at,
+                    record: Err(format!(
+                        "{name}: line {line_no}, column {column}: not UTF-8 text"
+                    )),
+                });
+            }
+        };
+        let text = if text.trim().is_empty() || text.trim_start().starts_with('#') {
+            text.to_string()
+        } else {
+            with_flags(text, line_no, &self.extra_ops, &self.flags)
+        };
+        match epd::parse_line(&text, line_no) {
+            Ok(Line::Position(r)) => Some(Item {
+                source: at,
+                record: Ok(*r),
+            }),
+            Ok(_) => None,
+            Err(e) => Some(Item {
+                source: at,
+                record: Err(format!("{name}: {e}")),
+            }),
+        }
+    }
+}
+
+impl Iterator for Items {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        if let Some(item) = self.fen.take() {
+            return Some(item);
+        }
+        loop {
+            if self.stopped {
+                return None;
+            }
+            if super::limits::interrupted() {
+                // Lines not read are work not done: said once (exit status 1).
+                self.stopped = true;
+                let name = match self.current.take() {
+                    Some(source) => source.name,
+                    None => self.files.pop_front()?,
+                };
+                return Some(Item {
+                    source: name.clone(),
+                    record: Err(format!("{name}: reading stopped (interrupted)")),
+                });
+            }
+            let Some(source) = &mut self.current else {
+                let name = self.files.pop_front()?;
+                match Source::open(&name) {
+                    Ok(source) => self.current = Some(source),
+                    Err(e) => {
+                        return Some(Item {
+                            source: name,
+                            record: Err(e),
+                        })
+                    }
+                }
+                continue;
+            };
+            let raw = match source.lines.next_line() {
+                None => {
+                    let source = self.current.take()?;
+                    if source.items > 0 {
+                        continue;
+                    }
+                    // Nothing to work on is a fault the user should hear of.
+                    return Some(Item {
+                        source: source.name.clone(),
+                        record: Err(format!(
+                            "{}: no position line in {}",
+                            source.name,
+                            source.what()
+                        )),
+                    });
+                }
+                Some(Err(e)) => {
+                    let name = source.name.clone();
+                    let line = source.line_no + 1;
+                    // What follows an unreadable stretch cannot be placed: the input ends.
+                    self.current = None;
+                    return Some(Item {
+                        source: format!("{name}:{line}"),
+                        record: Err(format!("{name}: line {line}: cannot read: {e}")),
+                    });
+                }
+                Some(Ok(raw)) => raw,
+            };
+            source.line_no += 1;
+            let (name, line_no) = (source.name.clone(), source.line_no);
+            let item = match raw {
+                RawLine::TooLong => Some(Item {
+                    source: format!("{name}:{line_no}"),
+                    record: Err(format!(
+                        "{name}: line {line_no}, column 1: longer than {} bytes; skipped",
+                        epd::MAX_LINE_LEN
+                    )),
+                }),
+                RawLine::Text(bytes) => self.item(&name, line_no, &bytes),
+            };
+            if let Some(item) = item {
+                if let Some(source) = &mut self.current {
+                    source.items += 1;
+                }
+                return Some(item);
+            }
+        }
     }
 }
 
 /// The positions a command is given (`--fen` and FILEs, with its variant flags; the
-/// command line holds one or the other, see the commands' `input` group).
-pub fn command_input(
-    files: &[String],
-    fen: Option<&str>,
-    variants: &super::VariantFlags,
-) -> Vec<Item> {
-    gather(files, fen, &variants.operations())
+/// command line holds one or the other, see the commands' `input` group), read as the
+/// work goes.
+pub fn command_input(files: &[String], fen: Option<&str>, variants: &super::VariantFlags) -> Items {
+    Items::new(files, fen, &variants.operations())
 }
 
-/// Every position line of the files and the `--fen` line; read errors become items
-/// too, so no input is silently dropped. `extra_ops` are appended to `--fen`.
+/// Every position line of the files and the `--fen` line, read at once (for commands
+/// of one position). `extra_ops` are appended to every line.
 pub fn gather(files: &[String], fen: Option<&str>, extra_ops: &str) -> Vec<Item> {
-    let mut items = Vec::new();
-    let flags = flag_opcodes(extra_ops);
-    if let Some(fen) = fen {
-        let text = with_flags(fen, 1, extra_ops, &flags);
-        match epd::parse_line(&text, 1) {
-            Ok(Line::Position(r)) => items.push(Item {
-                source: "--fen".into(),
-                record: Ok(*r),
-            }),
-            Ok(_) => items.push(Item {
-                source: "--fen".into(),
-                record: Err("--fen: no position given".into()),
-            }),
-            Err(e) => items.push(Item {
-                source: "--fen".into(),
-                record: Err(format!("--fen: {e}")),
-            }),
-        }
-    }
-    for name in files {
-        let bytes = match read_source(name) {
-            Ok(b) => b,
-            Err(e) => {
-                items.push(Item {
-                    source: name.clone(),
-                    record: Err(e),
-                });
-                continue;
-            }
-        };
-        // A byte-order mark (some editors write one) is no part of the first line.
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-        let before = items.len();
-        for (i, raw) in lines(bytes).enumerate() {
-            let line_no = i + 1;
-            let source = format!("{name}:{line_no}");
-            let text = match std::str::from_utf8(raw) {
-                Ok(t) => t,
-                Err(e) => {
-                    // Columns count characters: those of the valid part before.
-                    let valid = &raw[..e.valid_up_to()];
-                    let column = 1 + std::str::from_utf8(valid).map_or(0, |t| t.chars().count());
-                    items.push(Item {
-                        source,
-                        record: Err(format!(
-                            "{name}: line {line_no}, column {column}: not UTF-8 text"
-                        )),
-                    });
-                    continue;
-                }
-            };
-            let text = if text.trim().is_empty() || text.trim_start().starts_with('#') {
-                text.to_string()
-            } else {
-                with_flags(text, line_no, extra_ops, &flags)
-            };
-            match epd::parse_line(&text, line_no) {
-                Ok(Line::Position(r)) => items.push(Item {
-                    source,
-                    record: Ok(*r),
-                }),
-                Ok(_) => {}
-                Err(e) => items.push(Item {
-                    source,
-                    record: Err(format!("{name}: {e}")),
-                }),
-            }
-        }
-        if items.len() == before {
-            // Nothing to work on is a fault the user should hear of (exit status 1).
-            let what = if name == "-" {
-                "standard input"
-            } else {
-                name.as_str()
-            };
-            items.push(Item {
-                source: name.clone(),
-                record: Err(format!("{name}: no position line in {what}")),
-            });
-        }
-    }
-    items
-}
-
-/// The lines of `bytes`, ended by LF, CRLF or a lone CR (old Mac files), without their
-/// ends.
-fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = Some(bytes);
-    std::iter::from_fn(move || {
-        let text = rest?;
-        match text.iter().position(|&b| b == b'\n' || b == b'\r') {
-            Some(i) => {
-                let skip = if text[i] == b'\r' && text.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-                rest = Some(&text[i + skip..]);
-                Some(&text[..i])
-            }
-            None => {
-                rest = None;
-                Some(text)
-            }
-        }
-    })
+    Items::new(files, fen, extra_ops).collect()
 }
 
 /// The opcodes of the flags' operations (read once for all the lines).
@@ -274,15 +380,6 @@ mod tests {
 
     /// The flags' operations stay operations of their own whether or not the line's
     /// last operation ends with `;`, and a line of bare FEN fields takes them too.
-    /// LF, CRLF and lone CR all end a line; the last line need not be ended.
-    #[test]
-    fn every_line_ending_counts() {
-        let text = b"a\nb\r\nc\rd\r\re";
-        let got: Vec<&[u8]> = lines(text).collect();
-        let want: Vec<&[u8]> = vec![b"a", b"b", b"c", b"d", b"", b"e"];
-        assert_eq!(got, want);
-    }
-
     #[test]
     fn flag_operations_follow_any_line() {
         for line in [

@@ -6,6 +6,8 @@ mod bench;
 mod generate;
 mod import;
 mod input;
+mod limits;
+mod line_reader;
 mod perft;
 mod referee;
 mod replay;
@@ -16,6 +18,7 @@ mod two_board;
 
 use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Parser)]
 #[command(
@@ -162,6 +165,16 @@ pub fn threads(asked: Option<usize>) -> usize {
     }
 }
 
+/// Set when a command finds that its command line lacks something it needs (a
+/// stipulation or a depth for `--fen`): the exit status is then 2, as for any wrong
+/// command line (formats.md 2), even if other positions went through.
+static WRONG_COMMAND_LINE: AtomicBool = AtomicBool::new(false);
+
+/// Marks the command line as wrong (exit status 2).
+pub fn command_line_is_wrong() {
+    WRONG_COMMAND_LINE.store(true, Ordering::SeqCst);
+}
+
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -182,7 +195,9 @@ pub fn run() -> ExitCode {
         Command::Generate(args) => generate::run(args),
         Command::Import(args) => import::run(args),
     };
-    if ok {
+    if WRONG_COMMAND_LINE.load(Ordering::SeqCst) {
+        ExitCode::from(2)
+    } else if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

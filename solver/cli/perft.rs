@@ -11,7 +11,9 @@ use std::time::Instant;
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
 #[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct PerftArgs {
-    /// Position files; each line's `D1 n; D2 n; ...` operations are checked.
+    /// Position files (`-` for standard input); each line's `D1 n; D2 n; ...` operations
+    /// are checked. Read line by line as the work goes; a line longer than 65536 bytes is
+    /// reported and skipped.
     pub files: Vec<String>,
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]
@@ -28,6 +30,10 @@ pub struct PerftArgs {
     /// Make every leaf move instead of counting the last ply in bulk.
     #[arg(long = "no-bulk")]
     pub no_bulk: bool,
+    /// Seconds allowed per position line; a count cut short (so also by Ctrl-C) is
+    /// reported with the first moves counted so far, marked incomplete (exit status 1).
+    #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
+    pub time_limit: Option<f64>,
     #[command(flatten)]
     pub variants: VariantFlags,
 }
@@ -36,11 +42,17 @@ pub struct PerftArgs {
 const MAX_DEPTH: u32 = 12;
 
 /// One count: leaves, time, and the split by first move (with --divide) in the
-/// coordinates of `--json` keys.
+/// coordinates of `--json` keys. A count cut short holds the first moves counted in full.
 struct Count {
     nodes: u64,
     millis: u128,
     divide: Vec<(String, u64)>,
+    complete: bool,
+}
+
+/// Whether the work on a line must end now: Ctrl-C, or its deadline passed.
+fn must_stop(deadline: Option<Instant>) -> bool {
+    super::limits::interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// `count` for a game of the solver core.
@@ -49,25 +61,37 @@ fn count_core<G: fairysolve::generic::TurnGame>(
     state: &G::State,
     depth: u32,
     args: &PerftArgs,
+    deadline: Option<Instant>,
 ) -> Count {
     let start = Instant::now();
-    let (nodes, divide) = if args.divide && depth > 0 {
-        let d = fairysolve::generic::perft::divide(game, state, depth);
-        (d.iter().map(|(_, n)| n).sum(), d)
-    } else {
-        (
-            fairysolve::generic::perft::perft(game, state, depth),
-            Vec::new(),
-        )
-    };
+    if depth == 0 {
+        // No first move to split by (a choice that completes a turn aside): counted whole.
+        return Count {
+            nodes: fairysolve::generic::perft::perft(game, state, 0),
+            millis: start.elapsed().as_millis(),
+            divide: Vec::new(),
+            complete: true,
+        };
+    }
+    let (divide, complete) =
+        fairysolve::generic::perft::divide_until(game, state, depth, &|| must_stop(deadline));
+    let nodes = divide.iter().map(|(_, n)| n).sum();
     Count {
         nodes,
         millis: start.elapsed().as_millis(),
-        divide,
+        divide: if args.divide { divide } else { Vec::new() },
+        complete,
     }
 }
 
-fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
+/// Counts `depth` plies from the line of `item`, split by first move so that Ctrl-C and
+/// the deadline are obeyed within a fraction of a second.
+fn count(
+    item: &Item,
+    depth: u32,
+    args: &PerftArgs,
+    deadline: Option<Instant>,
+) -> Result<Count, String> {
     match item.two_board()? {
         Some(TwoBoard::Underworld(p)) => {
             return Ok(count_core(
@@ -75,13 +99,14 @@ fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
                 &p.state,
                 depth,
                 args,
+                deadline,
             ))
         }
         Some(TwoBoard::Glass(p)) => {
             let game = fairysolve::glass::Glass {
                 attacker: p.state.turn,
             };
-            return Ok(count_core(&game, &p.state, depth, args));
+            return Ok(count_core(&game, &p.state, depth, args, deadline));
         }
         None => {}
     }
@@ -89,25 +114,26 @@ fn count(item: &Item, depth: u32, args: &PerftArgs) -> Result<Count, String> {
     let bulk = !args.no_bulk;
     let start = Instant::now();
     let chess960 = problem.position.is_chess960();
-    // At depth 0 there is no first move to divide by: the one node is the position.
-    let (nodes, divide) = if args.divide && depth > 0 {
-        let d = fairysolve::with_game!(&problem.game, g => perft::divide(g, &problem.position, depth, bulk));
-        (
-            d.iter().map(|(_, n)| n).sum(),
-            d.iter()
-                .map(|(m, n)| (m.coord(chess960).to_string(), *n))
-                .collect(),
-        )
+    let stop = || must_stop(deadline);
+    let (divide, complete) = fairysolve::with_game!(&problem.game, g => perft::divide_until(g, &problem.position, depth, bulk, &stop));
+    // At depth 0 there is no first move: the one node is the position.
+    let nodes = if depth == 0 {
+        1
     } else {
-        (
-            problem.game.perft(&problem.position, depth, bulk),
-            Vec::new(),
-        )
+        divide.iter().map(|(_, n)| n).sum()
     };
     Ok(Count {
         nodes,
         millis: start.elapsed().as_millis(),
-        divide,
+        divide: if args.divide {
+            divide
+                .iter()
+                .map(|(m, n)| (m.coord(chess960).to_string(), *n))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        complete,
     })
 }
 
@@ -116,6 +142,7 @@ fn report(source: &str, depth: u32, count: &Count, json: bool) {
         nodes,
         millis,
         divide,
+        complete,
     } = count;
     if json {
         let mut obj = serde_json::json!({"nodes": nodes, "depth": depth, "millis": millis});
@@ -126,17 +153,29 @@ fn report(source: &str, depth: u32, count: &Count, json: bool) {
                 .collect();
             obj["divide"] = serde_json::Value::Object(map);
         }
+        if !complete {
+            obj["complete"] = serde_json::json!(false);
+        }
         println!("{obj}");
     } else {
         for (m, n) in divide {
             println!("{m}: {n}");
         }
-        // A rate only where the time says something (under a millisecond it does not).
-        match (*nodes as u128 * 1000).checked_div(*millis) {
-            Some(nps) => {
-                println!("{source} depth {depth}: {nodes} nodes in {millis} ms ({nps} nodes/s)")
+        let nps = (*nodes as u128 * 1000).checked_div(*millis);
+        if *complete {
+            // A rate only where the time says something (under a millisecond it does not).
+            match nps {
+                Some(nps) => {
+                    println!("{source} depth {depth}: {nodes} nodes in {millis} ms ({nps} nodes/s)")
+                }
+                None => println!("{source} depth {depth}: {nodes} nodes in under 1 ms"),
             }
-            None => println!("{source} depth {depth}: {nodes} nodes in under 1 ms"),
+        } else {
+            println!(
+                "{source} depth {depth}: incomplete, cut short ({}): {nodes} nodes in the first \
+                 moves counted in full, in {millis} ms",
+                super::limits::why_stopped()
+            );
         }
     }
 }
@@ -165,8 +204,11 @@ fn expected_counts(item: &Item) -> Result<Vec<(u32, u64)>, String> {
 
 pub fn run(args: PerftArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
+    super::limits::install_interrupt_handler();
     let mut ok = true;
-    for item in &items {
+    for item in items {
+        let item = &item;
+        let deadline = super::limits::deadline(args.time_limit);
         let expected = match expected_counts(item) {
             Ok(e) => e,
             Err(e) => {
@@ -195,10 +237,16 @@ pub fn run(args: PerftArgs) -> bool {
                         .err();
                     match unreadable {
                         Some(e) => eprintln!("{e}"),
-                        None => eprintln!(
-                            "{}: no --depth and no expected counts (D1 n; ...)",
-                            item.source
-                        ),
+                        None => {
+                            // For `--fen` the command line lacks the depth (exit 2).
+                            if item.is_fen_line() {
+                                super::command_line_is_wrong();
+                            }
+                            eprintln!(
+                                "{}",
+                                item.located(0, "no --depth and no expected counts (D1 n; ...)")
+                            );
+                        }
                     }
                     ok = false;
                     continue;
@@ -206,7 +254,16 @@ pub fn run(args: PerftArgs) -> bool {
             }
         }
         for (depth, want) in checks {
-            match count(item, depth, &args) {
+            if must_stop(deadline) {
+                eprintln!(
+                    "{}: depth {depth}: not counted ({})",
+                    item.source,
+                    super::limits::why_stopped()
+                );
+                ok = false;
+                break;
+            }
+            match count(item, depth, &args, deadline) {
                 Err(e) => {
                     eprintln!("{e}");
                     ok = false;
@@ -215,6 +272,10 @@ pub fn run(args: PerftArgs) -> bool {
                 Ok(c) => {
                     report(&item.source, depth, &c, args.json);
                     let nodes = c.nodes;
+                    if !c.complete {
+                        ok = false;
+                        break;
+                    }
                     if let Some(want) = want {
                         if want != nodes {
                             eprintln!(

@@ -6,14 +6,19 @@ use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::Problem;
 use fairysolve::retro::{self, Retraction, RetroOptions, RetroPosition, RetroReport};
+use fairysolve::search::Limits;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
-use std::time::Instant;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 #[derive(Args)]
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
 #[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct RetroArgs {
-    /// Position files (`-` for standard input).
+    /// Position files (`-` for standard input), read line by line as the work goes;
+    /// lines end with LF, CRLF or CR, and one longer than 65536 bytes is reported and
+    /// skipped.
     pub files: Vec<String>,
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]
@@ -27,6 +32,10 @@ pub struct RetroArgs {
     /// Nodes one question may visit before it answers "not proved".
     #[arg(long, default_value_t = retro::DEFAULT_NODES)]
     pub nodes: u64,
+    /// Seconds allowed per position; what was proved by then is reported, marked as cut
+    /// short (Ctrl-C stops the same way).
+    #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
+    pub time_limit: Option<f64>,
     #[command(flatten)]
     pub variants: VariantFlags,
 }
@@ -94,14 +103,24 @@ fn text(item: &Item, problem: &Problem, report: &RetroReport, millis: u128) -> S
     }
     out.push_str(&format!(
         "  {} · {} nodes in {millis} ms\n",
-        if report.complete {
-            "complete"
-        } else {
-            "incomplete: a node limit stopped some question (nothing unproved is listed)"
-        },
+        completeness(report),
         report.nodes
     ));
     out
+}
+
+/// Whether every question was answered, and if not what cut it short.
+fn completeness(report: &RetroReport) -> String {
+    if report.complete {
+        "complete".into()
+    } else if report.stopped {
+        format!(
+            "incomplete: cut short ({}); the men listed as ticking are proved, the rest is undecided",
+            super::limits::why_stopped()
+        )
+    } else {
+        "incomplete: a node limit stopped some question (nothing unproved is listed)".into()
+    }
 }
 
 fn json_report(item: &Item, problem: &Problem, report: &RetroReport, millis: u128) -> Value {
@@ -121,6 +140,7 @@ fn json_report(item: &Item, problem: &Problem, report: &RetroReport, millis: u12
         "scenarios": report.scenarios.iter().map(|s| s.iter().map(|(sq, r)| format!("{sq}:{r}")).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>(),
         "en_passant": report.en_passant.map(|s| s.to_string()),
         "complete": report.complete,
+        "stopped": report.stopped,
         "depth": report.depth,
         "nodes": report.nodes,
         "millis": millis as u64,
@@ -142,6 +162,7 @@ fn error_json(item: &Item, message: &str) -> Value {
         "scenarios": [],
         "en_passant": null,
         "complete": false,
+        "stopped": false,
         "depth": 0,
         "nodes": 0,
         "millis": 0,
@@ -149,20 +170,46 @@ fn error_json(item: &Item, message: &str) -> Value {
     })
 }
 
+/// A spinner while one position is analysed, on a terminal only (the analysis has no
+/// count of questions known in advance to fill a bar with).
+fn spinner(item: &Item, args: &RetroArgs) -> Option<ProgressBar> {
+    if args.json || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = ProgressBar::new_spinner();
+    b.set_style(
+        ProgressStyle::with_template("{spinner} {msg}: retro-analysis ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    b.set_message(item.source.clone());
+    b.enable_steady_tick(Duration::from_millis(100));
+    Some(b)
+}
+
 pub fn run(args: RetroArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
+    super::limits::install_interrupt_handler();
     let mut ok = true;
-    for item in &items {
+    for item in items {
+        if super::limits::interrupted() {
+            let msg = format!("{}: not analysed (interrupted)", item.source);
+            if args.json {
+                println!("{}", error_json(&item, &msg));
+            }
+            eprintln!("{msg}");
+            ok = false;
+            continue;
+        }
         let prepared = item.problem_for_retro().and_then(|p| {
             let o = RetroOptions::for_problem(&p, args.depth, args.nodes)
-                .map_err(|e| format!("{}: {e}", item.source))?;
+                .map_err(|e| item.located(0, &e.to_string()))?;
             Ok((p, o))
         });
         let (problem, opts) = match prepared {
             Ok(x) => x,
             Err(e) => {
                 if args.json {
-                    println!("{}", error_json(item, &e));
+                    println!("{}", error_json(&item, &e));
                 }
                 eprintln!("{e}");
                 ok = false;
@@ -170,12 +217,23 @@ pub fn run(args: RetroArgs) -> bool {
             }
         };
         let start = Instant::now();
-        let report = retro::analyse(&RetroPosition::of(&problem.position), &opts);
+        let limits = Limits {
+            stop: &super::limits::INTERRUPTED,
+            deadline: super::limits::deadline(args.time_limit),
+        };
+        let bar = spinner(&item, &args);
+        let report = retro::analyse_within(&RetroPosition::of(&problem.position), &opts, &limits);
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
         let millis = start.elapsed().as_millis();
+        // Work cut short by the time limit or Ctrl-C was not done: exit status 1, as
+        // for `solve` (a node limit is the analysis's own bound: its answer stands).
+        ok &= !report.stopped;
         if args.json {
-            println!("{}", json_report(item, &problem, &report, millis));
+            println!("{}", json_report(&item, &problem, &report, millis));
         } else {
-            print!("{}", text(item, &problem, &report, millis));
+            print!("{}", text(&item, &problem, &report, millis));
         }
     }
     ok

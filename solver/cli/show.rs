@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
 #[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct ShowArgs {
-    /// Position files (`-` for standard input).
+    /// Position files (`-` for standard input), read line by line as the work goes;
+    /// lines end with LF, CRLF or CR, and one longer than 65536 bytes is reported and
+    /// skipped.
     pub files: Vec<String>,
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]
@@ -125,25 +127,29 @@ fn unique_name(stem: &str, used: &mut HashSet<String>) -> String {
 pub fn run(args: ShowArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     let svg = args.svg || args.svg_dir.is_some();
-    // One SVG document is one picture: several on standard output would make a file
-    // no viewer reads. Nothing is written yet, so the command ends as a wrong command
-    // line does (exit 2, formats.md 2).
-    if svg && args.svg_dir.is_none() && items.len() > 1 {
-        eprintln!(
-            "--svg writes one diagram to standard output, and the input holds {} positions: give --svg-dir DIR for one file each",
-            items.len()
-        );
-        std::process::exit(2);
-    }
     if let Some(dir) = &args.svg_dir {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("--svg-dir {}: cannot create: {e}", dir.display());
             return false;
         }
     }
+    // One SVG document is one picture: several on standard output would make a file no
+    // viewer reads. The lines are read as the work goes, so the one document is held
+    // back until the input ends: a second position ends the command before anything is
+    // written, as a wrong command line does (exit 2, formats.md 2).
+    let mut single: Option<String> = None;
+    let mut seen = 0usize;
     let mut used = HashSet::new();
     let mut ok = true;
     for item in items {
+        seen += 1;
+        if svg && args.svg_dir.is_none() && seen > 1 {
+            eprintln!(
+                "--svg writes one diagram to standard output, and the input holds more than one position ({} is the second): give --svg-dir DIR for one file each",
+                item.source
+            );
+            std::process::exit(2);
+        }
         let scene = match draw(&item, svg) {
             Ok(Shown::Text(t)) => {
                 print!("{t}");
@@ -158,7 +164,7 @@ pub fn run(args: ShowArgs) -> bool {
         };
         let document = fairysolve::svg::render(&scene);
         let Some(dir) = &args.svg_dir else {
-            print!("{document}");
+            single = Some(document);
             continue;
         };
         let id = item.record.as_ref().ok().and_then(|r| r.id());
@@ -171,6 +177,9 @@ pub fn run(args: ShowArgs) -> bool {
                 ok = false;
             }
         }
+    }
+    if let Some(document) = single {
+        print!("{document}");
     }
     ok
 }

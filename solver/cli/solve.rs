@@ -2,6 +2,7 @@
 //! or as JSON (formats.md section 2).
 
 use super::input::{command_input, Item, TwoBoard};
+use super::limits::{install_interrupt_handler, INTERRUPTED};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::{Problem, Stipulation};
@@ -11,14 +12,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Args)]
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
 #[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct SolveArgs {
-    /// Position files (`-` for standard input).
+    /// Position files (`-` for standard input), read line by line as the work goes;
+    /// lines end with LF, CRLF or CR, and one longer than 65536 bytes is reported and
+    /// skipped.
     pub files: Vec<String>,
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]
@@ -45,7 +47,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub retro: bool,
     /// Seconds allowed per position; what was proved by then is reported.
-    #[arg(long = "time-limit", value_parser = positive_seconds)]
+    #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
     pub time_limit: Option<f64>,
     /// Transposition table size in megabytes (1 to 65536).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=65536))]
@@ -71,32 +73,12 @@ fn stipulation_arg(text: &str) -> Result<Stipulation, String> {
     })
 }
 
-/// A time limit as given on the command line: a positive, finite number of seconds.
-fn positive_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        // A bound far beyond any search keeps the deadline's arithmetic in range.
-        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Ok(t),
-        _ => Err(format!(
-            "'{text}' is not a positive number of seconds (at most 1e9)"
-        )),
-    }
-}
-
-/// Set by Ctrl-C: the running search stops and reports what it proved.
-pub(super) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-pub(super) fn install_interrupt_handler() {
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: the user wants out now.
-            std::process::exit(130);
-        }
-    });
-}
-
-/// The stipulation to prove for a line stating `stated` (if any): the line's, else
-/// `--stip`; `--depth` sets N and keeps the aim (clap checked its range).
+/// The stipulation to prove for the line of `item` stating `stated` (if any): the
+/// line's, else `--stip`; `--depth` sets N and keeps the aim (clap checked its range).
+/// None at all is a located message; for `--fen` it is the command line that lacks it
+/// (exit status 2).
 pub(super) fn stipulation(
+    item: &Item,
     stated: Option<Stipulation>,
     args: &SolveArgs,
 ) -> Result<Stipulation, String> {
@@ -108,8 +90,18 @@ pub(super) fn stipulation(
         })
         .or(stated)
         .ok_or_else(|| {
-            "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given"
-                .into()
+            if item.is_fen_line() {
+                super::command_line_is_wrong();
+                item.located(
+                    0,
+                    "no stipulation: give --stip (e.g. --stip \"#2\") or --depth, or dm/stip in the line",
+                )
+            } else {
+                item.located(
+                    0,
+                    "no stipulation: the line has no dm or stip, and neither --stip nor --depth was given",
+                )
+            }
         })
 }
 
@@ -443,18 +435,34 @@ struct RetroPlan {
     ticking: Vec<Value>,
     en_passant: Option<String>,
     complete: bool,
+    /// The time limit or Ctrl-C cut the retro step short.
+    stopped: bool,
     positions: Vec<(String, fairysolve::Position)>,
 }
 
-fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
+/// The retro step of `--retro` for the problem of `item`, ended by Ctrl-C or at
+/// `deadline` with what it proved by then.
+fn retro_plan(
+    item: &Item,
+    problem: &Problem,
+    deadline: Option<std::time::Instant>,
+) -> Result<RetroPlan, String> {
     use fairysolve::retro::{self, RetroOptions, RetroPosition};
     let defaults = RetroOptions::default();
     let opts = RetroOptions::for_problem(problem, defaults.depth, defaults.nodes)
-        .map_err(|e| e.to_string())?;
-    let report = retro::analyse(&RetroPosition::of(&problem.position), &opts);
+        .map_err(|e| item.located(0, &e.to_string()))?;
+    let limits = fairysolve::search::Limits {
+        stop: &INTERRUPTED,
+        deadline,
+    };
+    let report = retro::analyse_within(&RetroPosition::of(&problem.position), &opts, &limits);
     if !report.legal() {
         let reasons: Vec<String> = report.illegal.iter().map(|r| r.to_string()).collect();
-        return Err(format!("illegal position (retro): {}", reasons.join("; ")));
+        // The diagram is at fault: its first field is where to look.
+        return Err(item.located(
+            0,
+            &format!("illegal position (retro): {}", reasons.join("; ")),
+        ));
     }
     let mut base = problem.position;
     if let Some(ep) = report.en_passant {
@@ -500,10 +508,18 @@ fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
             "en passant on {ep} (the last move was the double step)"
         ));
     }
-    if parts.is_empty() {
+    if parts.is_empty() && report.complete {
         parts.push("nothing proved; every man is safe".into());
+    } else if parts.is_empty() {
+        parts.push("nothing proved".into());
     }
-    if !report.complete {
+    if report.stopped {
+        parts.push(format!(
+            "incomplete: cut short ({}); the men listed as ticking are proved, the others \
+             are solved as the file gives them",
+            super::limits::why_stopped()
+        ));
+    } else if !report.complete {
         parts.push("incomplete: a node limit stopped the proof".into());
     }
     if positions.len() > 1 {
@@ -521,6 +537,7 @@ fn retro_plan(problem: &Problem) -> Result<RetroPlan, String> {
             .collect(),
         en_passant: report.en_passant.map(|s| s.to_string()),
         complete: report.complete,
+        stopped: report.stopped,
         positions,
     })
 }
@@ -633,21 +650,24 @@ pub fn run(args: SolveArgs) -> bool {
         eprintln!("solve: cannot allocate even 1 MB for the table");
         return false;
     };
-    // With more threads than one and more positions than one, each thread takes
-    // positions of its own; the progress bar then counts positions, not first moves.
-    let concurrent = threads > 1 && items.len() > 1;
+    // With more threads than one and a file (which may hold many positions), each
+    // thread takes positions of its own; the progress display then counts positions,
+    // not first moves. The lines are read as the work goes, so their number is not
+    // known in advance.
+    let concurrent = threads > 1 && !args.files.is_empty();
     let bar = (concurrent && std::io::stderr().is_terminal() && !args.json).then(|| {
-        let b = ProgressBar::new(items.len() as u64);
+        let b = ProgressBar::new_spinner();
         b.set_style(
-            ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} positions ({elapsed})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template("{spinner} {pos} positions solved ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
+        b.enable_steady_tick(Duration::from_millis(100));
         b
     });
     let mut ok = true;
     super::batch::in_order(
         threads,
-        &items,
+        items,
         |item| solve_item(item, &args, &opts, &table, !concurrent),
         |report| {
             let print = || {
@@ -684,7 +704,7 @@ fn solve_item(
         stderr: String::new(),
         ok: true,
     };
-    if INTERRUPTED.load(Ordering::SeqCst) {
+    if super::limits::interrupted() {
         let msg = format!("{}: not solved (interrupted)", item.source);
         if args.json {
             let _ = writeln!(out.stdout, "{}", error_json(item, &msg));
@@ -711,10 +731,12 @@ fn solve_item(
             return out;
         }
     }
+    // One time limit for the whole position: the retro step and every solve after it.
+    let deadline = super::limits::deadline(args.time_limit);
     let prepared = item.problem().and_then(|p| {
-        let s = stipulation(p.stipulation, args).map_err(|e| format!("{}: {e}", item.source))?;
+        let s = stipulation(item, p.stipulation, args)?;
         let plan = if args.retro {
-            Some(retro_plan(&p).map_err(|e| format!("{}: {e}", item.source))?)
+            Some(retro_plan(item, &p, deadline)?)
         } else {
             None
         };
@@ -733,7 +755,7 @@ fn solve_item(
     };
     if stip.aim != fairysolve::problem::Aim::Direct {
         if plan.is_some() {
-            let e = format!("{}: --retro covers #N only", item.source);
+            let e = item.located(item.column_of(&["stip", "dm"]), "--retro covers #N only");
             let _ = writeln!(out.stderr, "{e}");
             if args.json {
                 let _ = writeln!(out.stdout, "{}", error_json(item, &e));
@@ -750,7 +772,13 @@ fn solve_item(
             item, &problem, stip, what, args, opts, table, bar,
         );
     }
-    let solve = |p: &Problem| solve_one(item, p, stip, opts, table, args, bar);
+    let solve = |p: &Problem| {
+        let opts = SolveOptions {
+            time_limit: super::limits::time_left(deadline),
+            ..opts.clone()
+        };
+        solve_one(item, p, stip, &opts, table, args, bar)
+    };
     let Some(plan) = plan else {
         let sol = solve(&problem);
         out.ok = sol.finished();
@@ -774,6 +802,8 @@ fn solve_item(
         }
         return out;
     };
+    // A retro step cut short is work not done (exit status 1), as a search cut short.
+    out.ok &= !plan.stopped;
     // A key is one that wins in every timer assignment.
     let mut solved = Vec::new();
     for (label, position) in &plan.positions {
@@ -805,7 +835,7 @@ fn solve_item(
             .min();
         v["shortest"] = json!(shortest);
         v["cooked"] = json!(common.len() > 1);
-        v["complete"] = json!(solved.iter().all(|(_, _, sol)| sol.finished()));
+        v["complete"] = json!(!plan.stopped && solved.iter().all(|(_, _, sol)| sol.finished()));
         if common.is_empty() && v["status"] == "solved" {
             v["status"] = json!("no-solution");
         }

@@ -162,10 +162,9 @@ fn solve_core<G: TurnGame>(
         stderr: String::new(),
         ok: true,
     };
-    let stip = match super::solve::stipulation(p.stipulation, args) {
+    let stip = match super::solve::stipulation(item, p.stipulation, args) {
         Ok(s) => s,
         Err(e) => {
-            let e = format!("{}: {e}", item.source);
             if args.json {
                 let _ = writeln!(out.stdout, "{}", error_json(item, &e));
             }
@@ -200,7 +199,7 @@ fn solve_core<G: TurnGame>(
         root,
         stip.moves,
         opts,
-        &super::solve::INTERRUPTED,
+        &super::limits::INTERRUPTED,
         &progress,
     );
     if let Some(b) = bar {
@@ -440,7 +439,7 @@ pub fn replay_glass(p: &GlassProblem, moves: &[String]) -> bool {
 /// A line that cannot be solved as asked: the message, located, on stderr (and as an
 /// error object with `--json`).
 fn refused(item: &Item, args: &SolveArgs, message: &str) -> Report {
-    let e = format!("{}: {message}", item.source);
+    let e = item.located(item.column_of(&["stip", "dm"]), message);
     let mut out = Report {
         stdout: String::new(),
         stderr: format!("{e}\n"),
@@ -508,7 +507,7 @@ fn help_report<G: TurnGame>(
         Color::White,
         turns,
         &short,
-        &super::solve::INTERRUPTED,
+        &super::limits::INTERRUPTED,
         opts.time_limit.map(|d| start + d),
     );
     let elapsed = start.elapsed();
@@ -619,7 +618,7 @@ fn set_play_block<G: TurnGame>(
         table,
         root,
         stip.moves,
-        &super::solve::INTERRUPTED,
+        &super::limits::INTERRUPTED,
         deadline,
     );
     let defences = match found {

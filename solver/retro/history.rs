@@ -20,8 +20,11 @@ use super::soundness::material;
 use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
 use crate::geometry::{Geometry, Standard};
+use crate::search::Limits;
 use crate::types::{Color, Role, Square};
 use hashbrown::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 /// What a query asks of one man of the diagram within the searched depth.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -56,8 +59,14 @@ struct Frame {
     path: Bitboard,
 }
 
-pub struct HistorySearch {
+pub struct HistorySearch<'a> {
     pub depth: u32,
+    /// The user's stop (Ctrl-C) and the time limit's deadline.
+    stop: &'a std::sync::atomic::AtomicBool,
+    deadline: Option<Instant>,
+    /// The stop or the deadline came: every query since answers "yes", unproved, at
+    /// once (as when its node budget runs out).
+    pub stopped: bool,
     timer: Option<u8>,
     men_squares: Vec<Square>,
     /// The placement a game starts from: a history may end there.
@@ -86,10 +95,23 @@ fn countdowns(leave: u32, arrive: u32) -> u32 {
     (arrive - leave - 1) / 2
 }
 
-impl HistorySearch {
-    pub fn new(root: &RetroPosition, depth: u32, timer: Option<u8>, budget: u64) -> HistorySearch {
+/// Nodes between two looks at the stop flag and the clock: a few hundred microseconds
+/// of search, so a stop is obeyed well within a second for one clock read per look.
+const POLL_INTERVAL: u64 = 1024;
+
+impl<'a> HistorySearch<'a> {
+    pub fn new(
+        root: &RetroPosition,
+        depth: u32,
+        timer: Option<u8>,
+        budget: u64,
+        limits: &Limits<'a>,
+    ) -> HistorySearch<'a> {
         HistorySearch {
             depth,
+            stop: limits.stop,
+            deadline: limits.deadline,
+            stopped: false,
             timer,
             men_squares: root.board.occupied().collect(),
             start: crate::position::Position::startpos().board,
@@ -203,7 +225,11 @@ impl HistorySearch {
         }
         self.nodes += 1;
         self.query_nodes += 1;
-        if self.query_nodes > self.budget {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && !self.stopped {
+            self.stopped = self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        if self.query_nodes > self.budget || self.stopped {
             self.exhausted = true;
             self.query_exhausted = true;
             return true;

@@ -17,11 +17,13 @@ pub mod soundness;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::problem::Problem;
+use crate::search::Limits;
 use crate::trapdoor::FallOrder;
 use crate::types::{Color, Piece, Role, Square};
 use history::{Fate, HistorySearch};
 pub use retraction::{Retraction, RetroPosition};
 pub use soundness::Illegality;
+use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
 impl RetroPosition {
@@ -131,9 +133,12 @@ pub struct RetroReport {
     pub en_passant: Option<Square>,
     /// Half-moves each kept history reaches back.
     pub depth: u32,
-    /// False when a node limit cut some question short: then nothing unproved is listed
-    /// as proved, and the last moves may include some that deeper search would drop.
+    /// False when a limit cut some question short: then nothing unproved is listed as
+    /// proved, and the last moves may include some that deeper search would drop.
     pub complete: bool,
+    /// The time limit or the user's stop ended the analysis before every question was
+    /// asked: what is listed was proved, the rest was not decided.
+    pub stopped: bool,
     pub nodes: u64,
 }
 
@@ -149,6 +154,20 @@ const MAX_SCENARIOS: usize = 64;
 /// The retro-analysis of a diagram: legality with every failed check named, candidate
 /// last moves, men proved ticking and the en passant right the history proves.
 pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
+    let never = AtomicBool::new(false);
+    analyse_within(
+        pos,
+        opts,
+        &Limits {
+            stop: &never,
+            deadline: None,
+        },
+    )
+}
+
+/// `analyse` that ends within a fraction of a second of `limits.stop` being set or the
+/// deadline passing, with what it proved by then (`stopped` says so).
+pub fn analyse_within(pos: &RetroPosition, opts: &RetroOptions, limits: &Limits) -> RetroReport {
     let depth = match opts.timer {
         Some(t) => 2 * t as u32,
         None => opts.depth.max(1),
@@ -162,12 +181,13 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
         en_passant: None,
         depth,
         complete: true,
+        stopped: false,
         nodes: 0,
     };
     if !report.illegal.is_empty() {
         return report;
     }
-    let mut search = HistorySearch::new(pos, depth, opts.timer, opts.nodes);
+    let mut search = HistorySearch::new(pos, depth, opts.timer, opts.nodes, limits);
     let men: Vec<Square> = search.men().to_vec();
     let mut fates = vec![Fate::Free; men.len()];
     let timer = opts.timer.unwrap_or(0);
@@ -186,21 +206,30 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
         .map(|(r, _)| *r)
         .collect();
     if report.last_moves.is_empty() {
-        report.illegal = explain_illegal(pos, depth, opts, &fates);
+        report.illegal = explain_illegal(pos, depth, opts, &fates, limits);
         report.complete = !search.exhausted;
+        report.stopped = search.stopped;
         report.nodes = search.nodes;
         return report;
     }
     report.en_passant = proved_en_passant(pos, &report.last_moves);
+    // Every last move's question finished: some history exists, so a question about one
+    // man that finished with "no" is a proof even if a later one is cut short. (Were
+    // the diagram illegal, every such "no" would hold of no history at all.)
+    let legality_proved = !search.exhausted;
 
     if let Some(t) = opts.timer {
         prove_ticking(pos, t, &mut search, &fates, &mut report);
     }
     report.complete = !search.exhausted;
+    report.stopped = search.stopped;
     report.nodes = search.nodes;
     if !report.complete {
-        // A proof needs every history searched; an unfinished question proves nothing.
-        report.ticking.clear();
+        // A proof needs every history searched; an unfinished question proves nothing,
+        // but the men whose own questions finished stay proved.
+        if !legality_proved {
+            report.ticking.clear();
+        }
         report.scenarios = vec![opts.given.clone()];
     }
     report
@@ -213,10 +242,12 @@ fn explain_illegal(
     depth: u32,
     opts: &RetroOptions,
     fates: &[Fate],
+    limits: &Limits,
 ) -> Vec<Illegality> {
     let has_history = |p: &RetroPosition| {
-        let mut s = HistorySearch::new(p, depth, opts.timer, opts.nodes);
-        s.exists(p, fates)
+        let mut s = HistorySearch::new(p, depth, opts.timer, opts.nodes, limits);
+        // A "yes" cut short by a limit is no history: it names no reason.
+        s.exists(p, fates) && !s.exhausted
     };
     let mut found = Vec::new();
     for rook in pos.castling {
@@ -252,7 +283,7 @@ fn explain_illegal(
             !us,
             pos.board.occupied(),
         );
-        let mut s = HistorySearch::new(pos, depth, opts.timer, opts.nodes);
+        let mut s = HistorySearch::new(pos, depth, opts.timer, opts.nodes, limits);
         if checkers.is_nonempty() && !s.check_explained(pos) {
             let names: Vec<String> = checkers
                 .map(|sq| {

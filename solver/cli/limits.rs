@@ -1,0 +1,53 @@
+//! What ends long work early: Ctrl-C and `--time-limit`. Every command that may run for
+//! long reads both here, so they mean the same everywhere.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set by Ctrl-C: the running work stops and reports what it did.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C sets `INTERRUPTED`; a second one ends the process at once (exit 130).
+pub fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: the user wants out now.
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Whether Ctrl-C was pressed.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// A time limit as given on the command line: a positive, finite number of seconds.
+pub fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        // A bound far beyond any search keeps the deadline's arithmetic in range.
+        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Ok(t),
+        _ => Err(format!(
+            "'{text}' is not a positive number of seconds (at most 1e9)"
+        )),
+    }
+}
+
+/// The moment `--time-limit SECONDS` counted from now runs out.
+pub fn deadline(seconds: Option<f64>) -> Option<Instant> {
+    seconds.map(|s| Instant::now() + Duration::from_secs_f64(s))
+}
+
+/// The time left before `deadline` (none left: zero, so a search stops at once).
+pub fn time_left(deadline: Option<Instant>) -> Option<Duration> {
+    deadline.map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+/// Why a piece of work ended early, in words, for a report.
+pub fn why_stopped() -> &'static str {
+    if interrupted() {
+        "interrupted"
+    } else {
+        "the time limit ran out"
+    }
+}
