@@ -142,6 +142,7 @@ fn every_generated_puzzle_is_proved_again_by_solve() {
         ),
         ("#2", &["--looking-glass", "--men", "3-5"], "2"),
         ("#3", &["--looking-glass", "--men", "3-5"], "1"),
+        ("#1", &["--underworld-chess", "--men", "5-7"], "2"),
         ("h#2", &["--theme", "quiet"], "2"),
         ("s#1", &[], "1"),
         (
@@ -393,7 +394,7 @@ fn parameters_that_cannot_make_a_run_are_refused() {
         (&["--stip", "x#2", "--count", "1"], "generate: --stip x#2: not a stipulation (#N, s#N, h#N, h#N.5)\n"),
         (&["--stip", "#2"], "generate: give --count N (puzzles) or --candidates M (candidates to look at), or both\n"),
         (&["--stip", "#2", "--count", "1", "--shard", "3/3"], "generate: --shard 3/3: write K/N with 0 <= K < N (or N alone inside a Slurm array or a Kubernetes Indexed Job)\n"),
-        (&["--stip", "#2", "--count", "1", "--underworld", "4k3/8/8/8/8/8/8/4K3"], "generate: --underworld: Underworld problems are not generated (yet): generate plays the single-board games and Looking-Glass\n"),
+        (&["--stip", "#2", "--count", "1", "--underworld", "4k3/8/8/8/8/8/8/4K3"], "generate: --underworld: a generated diagram draws its own boards; ask for Underworld with --underworld-chess\n"),
     ];
     for (args, message) in cases {
         let out = fairysolve(&[&["generate"][..], args].concat());

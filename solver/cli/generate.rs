@@ -25,8 +25,12 @@ pub struct GenerateArgs {
     #[command(flatten)]
     pub variants: VariantFlags,
     /// Looking-Glass problems: the men spread over the Real and Mirror boards.
-    #[arg(long = "looking-glass")]
+    #[arg(long = "looking-glass", conflicts_with = "underworld_chess")]
     pub looking_glass: bool,
+    /// Underworld problems (#N, s#N): the kings on the World, the Underworld Kings
+    /// below, the other men on either board.
+    #[arg(long = "underworld-chess")]
+    pub underworld_chess: bool,
     /// Stop after this many puzzles (of this shard).
     #[arg(long)]
     pub count: Option<u64>,
@@ -123,7 +127,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
     ] {
         if given.is_some() {
             return Err(format!(
-                "{flag}: Underworld problems are not generated (yet): generate plays the single-board games and Looking-Glass"
+                "{flag}: a generated diagram draws its own boards; ask for Underworld with --underworld-chess"
             ));
         }
     }
@@ -168,6 +172,8 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
         stip,
         board: if args.looking_glass {
             Board::Glass
+        } else if args.underworld_chess {
+            Board::Underworld
         } else {
             Board::Single
         },

@@ -16,7 +16,7 @@ mod show;
 mod solve;
 mod two_board;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -35,7 +35,7 @@ struct Cli {
 enum Command {
     /// Count move sequences (rules.md 7.1): the move generator's test and benchmark.
     Perft(perft::PerftArgs),
-    /// Prove stipulations (#N): every key, threat, variations, tries.
+    /// Prove stipulations (#N, h#N, h#N.5, s#N): every key, threat, variations, tries.
     Solve(solve::SolveArgs),
     /// Play a line of moves and print each with its falls, then the final position.
     Replay(replay::ReplayArgs),
@@ -53,6 +53,13 @@ enum Command {
     /// Read Popeye input files and write position lines, one per problem and twin
     /// (formats.md 5); what fairysolve does not play is reported with its place.
     Import(import::ImportArgs),
+    /// Print shell completions for SHELL (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), made from the same definitions as --help.
+    Man,
 }
 
 /// Variant operations given as flags; each has the name of its operation (formats.md 1).
@@ -194,6 +201,18 @@ pub fn run() -> ExitCode {
         Command::Referee(args) => referee::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Import(args) => import::run(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "fairysolve",
+                &mut std::io::stdout(),
+            );
+            true
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .is_ok(),
     };
     if WRONG_COMMAND_LINE.load(Ordering::SeqCst) {
         ExitCode::from(2)

@@ -69,7 +69,24 @@ fn draw(item: &Item, svg: bool) -> Result<Shown, String> {
     if svg {
         return Ok(Shown::Svg(Scene::single(&problem)));
     }
-    let board = diagram(&problem.game, &problem.position);
+    let mut board = diagram(&problem.game, &problem.position);
+    // Below the board, what the board does not show: the side to move and the
+    // stipulation, the geometry, the ticking men with their moves left, the cash.
+    let pos = &problem.position;
+    let ticking: Vec<String> = pos
+        .timers()
+        .ticking()
+        .map(|sq| format!("{sq} r={}", pos.timers().left(sq)))
+        .collect();
+    let ticking = if ticking.is_empty() {
+        "; no man ticking".to_string()
+    } else {
+        format!("; ticking: {}", ticking.join(", "))
+    };
+    for caption in Scene::single(&problem).captions {
+        board.push_str(&caption.replace("; a badge gives a ticking man's moves left", &ticking));
+        board.push('\n');
+    }
     Ok(Shown::Text(text(item, &problem.record, &board)))
 }
 

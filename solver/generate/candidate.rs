@@ -42,26 +42,41 @@ fn placement(men: &[(Square, Piece)]) -> String {
     crate::fen::write_placement(&board)
 }
 
-/// The men of a candidate: both kings and `total - 2` others split between the sides,
-/// White with at least one, each of a role the run allows; pawns never on the first or
-/// last rank. Each man goes to a square still free on the board it is put on.
-fn draw_men(spec: &Spec, d: &mut Draw, boards: usize) -> Vec<(usize, Square, Piece)> {
-    let total = d.between(spec.men.0, spec.men.1);
-    let others = total - 2;
+/// The men of a candidate: the kings, and as many others as make the total, split
+/// between the sides (White with at least one), each of a role the run allows; pawns
+/// never on the first or last rank. Each man goes to a board drawn at random (a king to
+/// its own board where `kings` names one below `boards`) and a square still free there.
+fn draw_men(
+    spec: &Spec,
+    d: &mut Draw,
+    boards: usize,
+    kings: &[(Color, usize)],
+) -> Vec<(usize, Square, Piece)> {
+    let total = d.between(spec.men.0, spec.men.1).max(kings.len() as u32);
+    let others = total - kings.len() as u32;
     let white = if others == 0 { 0 } else { d.between(1, others) };
-    let mut men = vec![(Color::White, Role::King), (Color::Black, Role::King)];
+    let mut men: Vec<(Color, Role, Option<usize>)> = kings
+        .iter()
+        .map(|&(color, board)| (color, Role::King, Some(board)))
+        .collect();
     for i in 0..others {
         let color = if i < white {
             Color::White
         } else {
             Color::Black
         };
-        men.push((color, d.pick(&spec.pieces)));
+        men.push((color, d.pick(&spec.pieces), None));
     }
     let mut taken = [Bitboard::EMPTY; 2];
     let mut out = Vec::new();
-    for (color, role) in men {
-        let board = d.between(0, boards as u32 - 1) as usize;
+    for (color, role, fixed) in men {
+        // Drawn for every man, so that a run's candidates stay what they are whatever
+        // the game's kings ask for.
+        let drawn = d.between(0, boards as u32 - 1) as usize;
+        let board = match fixed {
+            Some(b) if b < boards => b,
+            _ => drawn,
+        };
         let mut free: Vec<Square> = (spec.squares & !taken[board]).into_iter().collect();
         if role == Role::Pawn {
             free.retain(|sq| sq.rank() != 0 && sq.rank() != 7);
@@ -83,7 +98,8 @@ pub fn diagram(spec: &Spec, index: u64) -> String {
     let turn = spec.first_mover().letter();
     match spec.board {
         Board::Single => {
-            let men: Vec<(Square, Piece)> = draw_men(spec, &mut d, 1)
+            let kings = [(Color::White, 0), (Color::Black, 0)];
+            let men: Vec<(Square, Piece)> = draw_men(spec, &mut d, 1, &kings)
                 .into_iter()
                 .map(|(_, sq, p)| (sq, p))
                 .collect();
@@ -94,8 +110,32 @@ pub fn diagram(spec: &Spec, index: u64) -> String {
             }
             line
         }
+        Board::Underworld => {
+            // The kings on the World, the Underworld Kings below (rules.md 4).
+            let kings = [
+                (Color::White, 0),
+                (Color::Black, 0),
+                (Color::White, 1),
+                (Color::Black, 1),
+            ];
+            let men = draw_men(spec, &mut d, 2, &kings);
+            let on = |b: usize| -> Vec<(Square, Piece)> {
+                men.iter()
+                    .filter(|m| m.0 == b)
+                    .map(|&(_, sq, p)| (sq, p))
+                    .collect()
+            };
+            let phase = if turn == 'w' { "WW" } else { "BW" };
+            format!(
+                "{} {turn} - - underworld \"{}\"; phase {phase};",
+                placement(&on(0)),
+                placement(&on(1))
+            )
+        }
         Board::Glass => {
-            let men = draw_men(spec, &mut d, 2);
+            // The kings on either board, drawn like every other man.
+            let kings = [(Color::White, 2), (Color::Black, 2)];
+            let men = draw_men(spec, &mut d, 2, &kings);
             let on = |b: usize| -> Vec<(Square, Piece)> {
                 men.iter()
                     .filter(|m| m.0 == b)

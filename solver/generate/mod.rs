@@ -86,6 +86,9 @@ pub enum Board {
     Single,
     /// Through the Looking-Glass: the men spread over the Real and Mirror boards.
     Glass,
+    /// Underworld Chess: the kings on the World, the Underworld Kings below, the other
+    /// men on either board; the World's side to move begins (phase WW or BW).
+    Underworld,
 }
 
 /// What a run asks for.
@@ -116,8 +119,10 @@ pub enum SpecError {
     Ops(String),
     #[error("--theme {0}: {1}")]
     Theme(&'static str, &'static str),
-    #[error("{0}: generating Looking-Glass problems takes no variant operations")]
-    GlassOps(String),
+    #[error("{0}: the two-board games are generated without variant operations")]
+    TwoBoardOps(String),
+    #[error("help-mates are not played on Underworld (its sides do not take turns one move each)")]
+    UnderworldHelp,
 }
 
 impl Spec {
@@ -149,9 +154,12 @@ impl Spec {
         if self.pieces.is_empty() {
             return Err(SpecError::NoPieces);
         }
-        if self.board == Board::Glass {
+        if self.board != Board::Single {
             if !self.ops.trim().is_empty() {
-                return Err(SpecError::GlassOps(self.ops.clone()));
+                return Err(SpecError::TwoBoardOps(self.ops.clone()));
+            }
+            if self.board == Board::Underworld && self.stip.aim == Aim::Help {
+                return Err(SpecError::UnderworldHelp);
             }
             self.squares = Bitboard::FULL;
         } else {
@@ -189,9 +197,9 @@ impl Spec {
                 continue;
             }
             let missing = if op.is_empty() {
-                self.board == Board::Glass || self.ops.trim().is_empty()
+                self.board != Board::Single || self.ops.trim().is_empty()
             } else {
-                self.board == Board::Glass || !self.has_op(op)
+                self.board != Board::Single || !self.has_op(op)
             };
             if missing {
                 return Err(SpecError::Theme(theme.name(), why));
@@ -310,6 +318,7 @@ pub fn examine(
     let found = match spec.board {
         Board::Single => examine_single(spec, &diagram, table, stop)?,
         Board::Glass => examine_glass(spec, &diagram, table, stop)?,
+        Board::Underworld => examine_underworld(spec, &diagram, table, stop)?,
     };
     if stop.load(Ordering::Relaxed) {
         return Err(Stopped);
@@ -333,13 +342,13 @@ pub fn examine(
     }))
 }
 
-/// The men of a diagram line (both boards of a Looking-Glass line).
+/// The men of a diagram line (both boards of a two-board line).
 fn men_of(line: &str) -> u32 {
-    let placements = line
-        .split(' ')
-        .next()
-        .into_iter()
-        .chain(line.split('"').nth(1).filter(|_| line.contains("mirror")));
+    let placements = line.split(' ').next().into_iter().chain(
+        line.split('"')
+            .nth(1)
+            .filter(|_| line.contains("mirror") || line.contains("underworld")),
+    );
     placements
         .flat_map(|p| p.chars())
         .filter(|c| c.is_ascii_alphabetic())
@@ -559,11 +568,35 @@ fn examine_glass(
     let game = Glass {
         attacker: p.state.turn,
     };
+    examine_two_board(spec, &game, &p.state, table, stop)
+}
+
+fn examine_underworld(
+    spec: &Spec,
+    diagram: &str,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Found, Stopped> {
+    let Ok(p) = crate::underworld::setup::read_line(diagram) else {
+        return Ok(None);
+    };
+    examine_two_board(spec, &crate::underworld::Underworld, &p.state, table, stop)
+}
+
+/// The proof of a two-board game's candidate (no retro module plays them; their only
+/// theme is `quiet`).
+fn examine_two_board<G: crate::generic::TurnGame>(
+    spec: &Spec,
+    game: &G,
+    state: &G::State,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Found, Stopped> {
     let stip = spec.stip;
-    if !prove(&game, &p.state, stip, table, stop, false).unique(stip) {
+    if !prove(game, state, stip, table, stop, false).unique(stip) {
         return check_stop(stop).map(|_| None);
     }
-    let proof = prove(&game, &p.state, stip, table, stop, true);
+    let proof = prove(game, state, stip, table, stop, true);
     check_stop(stop)?;
     if !proof.unique(stip) || proof.main.is_empty() {
         return Ok(None);
