@@ -177,7 +177,6 @@ pub fn solve<T: Terrain>(
         deadline: opts.time_limit.map(|d| start + d),
     };
     let mut searcher = Searcher::new(game, table, limits);
-    let pool = thread_pool(opts.threads);
     let roots: Vec<Move> = game.legal_moves(pos).iter().copied().collect();
     // Few first moves: split the defences below them too; many: the first moves alone
     // keep every thread busy, and splitting deeper only adds speculative work.
@@ -191,6 +190,8 @@ pub fn solve<T: Terrain>(
     } else {
         1
     };
+    // Only the threads used are started (a one-problem run of a #2 starts one).
+    let pool = thread_pool(threads);
 
     // Every first move is tried at depth 1, then those left at depth 2, up to
     // `SHALLOW_ROUNDS` and at most n - 3; then each first move left goes on alone up to

@@ -7,7 +7,7 @@
 
 use std::alloc::{handle_alloc_error, Layout};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 pub const NO_WIN: u8 = u8::MAX;
 
@@ -39,9 +39,25 @@ pub struct Table {
     words: NonNull<AtomicU64>,
     len: usize,
     layout: Layout,
-    mask: usize,
+    /// The slots in use, less one: the table starts small and grows (see `store`).
+    mask: AtomicUsize,
+    /// The slots of the whole allocation, less one: `--hash` is the bound.
+    max_mask: usize,
     generation: AtomicU64,
+    /// Slots filled, counted on one store in `FILL_SAMPLE` (on a line of its own: the
+    /// threads write it, and the probes read `mask` beside it).
+    filled: Padded,
 }
+
+#[repr(align(64))]
+struct Padded(AtomicU64);
+
+/// The slots a table starts with (1 MB): a small problem touches no more memory than
+/// its search fills, which on a one-problem run costs as much as the search itself.
+const START_SLOTS: usize = 1 << 16;
+
+/// One store in this many (by the key's high bits) counts toward the fill.
+const FILL_SAMPLE: u64 = 64;
 
 // SAFETY: the table owns its allocation, and every access goes through atomics.
 unsafe impl Send for Table {}
@@ -76,8 +92,10 @@ impl Table {
             words,
             len,
             layout,
-            mask: slots - 1,
+            mask: AtomicUsize::new(slots.min(START_SLOTS) - 1),
+            max_mask: slots - 1,
             generation: AtomicU64::new(0),
+            filled: Padded(AtomicU64::new(0)),
         })
     }
 
@@ -99,9 +117,19 @@ impl Table {
         g.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17)
     }
 
+    /// The slots in use now.
+    pub fn slots(&self) -> usize {
+        self.mask.load(Ordering::Relaxed) + 1
+    }
+
+    #[inline(always)]
+    fn index(&self, key: u64) -> usize {
+        (key as usize & self.mask.load(Ordering::Relaxed)) * 2
+    }
+
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Bounds> {
-        let i = (key as usize & self.mask) * 2;
+        let i = self.index(key);
         let words = self.words();
         let data = words[i + 1].load(Ordering::Relaxed);
         let check = words[i].load(Ordering::Relaxed);
@@ -113,7 +141,7 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let i = (key as usize & self.mask) * 2;
+            let i = self.index(key);
             // SAFETY: `i` is within the allocation; a prefetch never faults.
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -138,10 +166,30 @@ impl Table {
             hint: if hint != 0 { hint } else { old.hint },
         };
         let data = b.pack();
-        let i = (key as usize & self.mask) * 2;
+        let i = self.index(key);
         let words = self.words();
+        if key >> 58 == 0 && words[i + 1].load(Ordering::Relaxed) == 0 {
+            self.count_fill();
+        }
         words[i + 1].store(data, Ordering::Relaxed);
         words[i].store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Counts a sampled store into an empty slot; when half the slots in use are
+    /// filled, four times as many are used (up to the allocation). The entries already
+    /// stored stay where they are: a probe that no longer finds one costs only time,
+    /// and one that finds another position's slot is refused by the key check, so no
+    /// size of the table changes an answer.
+    #[cold]
+    fn count_fill(&self) {
+        let filled = self.filled.0.fetch_add(1, Ordering::Relaxed) + 1;
+        let mask = self.mask.load(Ordering::Relaxed);
+        if mask < self.max_mask && filled * FILL_SAMPLE * 2 > (mask as u64 + 1) {
+            let grown = ((mask + 1) * 4 - 1).min(self.max_mask);
+            let _ = self
+                .mask
+                .compare_exchange(mask, grown, Ordering::Relaxed, Ordering::Relaxed);
+        }
     }
 }
 
@@ -192,6 +240,29 @@ unsafe fn free(ptr: *mut u8, layout: Layout) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_grows_as_it_fills_and_keeps_its_bound() {
+        let t = Table::new(4);
+        assert_eq!(t.slots(), START_SLOTS);
+        // Keys whose high bits are zero count toward the fill.
+        for k in 1..=(START_SLOTS as u64) {
+            t.store(k, Some(1), None, 0);
+        }
+        assert_eq!(t.slots(), 4 * START_SLOTS);
+        for k in 1..=(64 * START_SLOTS as u64) {
+            t.store(k, Some(1), None, 0);
+        }
+        // 4 MB: 262144 slots, the bound.
+        assert_eq!(t.slots(), 4 * 1024 * 1024 / 16);
+        // Whatever is found is what was stored for that key.
+        for k in 1..=(64 * START_SLOTS as u64) {
+            if let Some(b) = t.probe(k) {
+                assert_eq!(b.win, 1);
+            }
+        }
+        assert!(t.probe(u64::MAX).is_none());
+    }
 
     #[test]
     fn bounds_merge_and_survive() {
