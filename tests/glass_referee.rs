@@ -3,6 +3,7 @@
 //! `ask`, the game script of positions/glass/, and over random games: every legal move
 //! ordered as it is gets played as it is, and nothing a player may not know reaches it.
 
+mod common;
 #[path = "../solver/test_rng.rs"]
 mod test_rng;
 
@@ -13,8 +14,6 @@ use fairysolve::glass::referee::{
 use fairysolve::glass::{read_line, GState, Glass, Side};
 use fairysolve::types::{Color, Role, Square};
 use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Stdio};
 use test_rng::Rng;
 
 /// White's usual array on the Real board, Black's on the Mirror.
@@ -665,20 +664,7 @@ fn referee_game_script() {
     if forfeit {
         args.push("--forfeit");
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(&args, &script);
     assert!(
         out.status.success(),
         "{}",
@@ -724,20 +710,10 @@ fn referee_game_script() {
 /// is still answered; the exit status says that a line was wrong.
 #[test]
 fn referee_reports_bad_lines_and_goes_on() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-        .args(["referee", "--fen", START])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"w R:e2e4\r\nw R:e9e4\n# a comment\n\nb M:e7e5\nhello\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(
+        &["referee", "--fen", START],
+        "w R:e2e4\r\nw R:e9e4\n# a comment\n\nb M:e7e5\nhello\n",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),

@@ -91,6 +91,14 @@ fn draw_men(
     out
 }
 
+/// The men drawn for board `b`.
+fn on_board(men: &[(usize, Square, Piece)], b: usize) -> Vec<(Square, Piece)> {
+    men.iter()
+        .filter(|m| m.0 == b)
+        .map(|&(_, sq, p)| (sq, p))
+        .collect()
+}
+
 /// The diagram line of candidate `index` (no stipulation, id or solution yet). It may
 /// still be illegal: reading it is the first check.
 pub fn diagram(spec: &Spec, index: u64) -> String {
@@ -119,12 +127,7 @@ pub fn diagram(spec: &Spec, index: u64) -> String {
                 (Color::Black, 1),
             ];
             let men = draw_men(spec, &mut d, 2, &kings);
-            let on = |b: usize| -> Vec<(Square, Piece)> {
-                men.iter()
-                    .filter(|m| m.0 == b)
-                    .map(|&(_, sq, p)| (sq, p))
-                    .collect()
-            };
+            let on = |b: usize| on_board(&men, b);
             let phase = if turn == 'w' { "WW" } else { "BW" };
             format!(
                 "{} {turn} - - underworld \"{}\"; phase {phase};",
@@ -136,12 +139,7 @@ pub fn diagram(spec: &Spec, index: u64) -> String {
             // The kings on either board, drawn like every other man.
             let kings = [(Color::White, 2), (Color::Black, 2)];
             let men = draw_men(spec, &mut d, 2, &kings);
-            let on = |b: usize| -> Vec<(Square, Piece)> {
-                men.iter()
-                    .filter(|m| m.0 == b)
-                    .map(|&(_, sq, p)| (sq, p))
-                    .collect()
-            };
+            let on = |b: usize| on_board(&men, b);
             format!(
                 "{} {turn} - - mirror \"{}\";",
                 placement(&on(0)),

@@ -107,3 +107,23 @@ pub fn key_line(keys: impl IntoIterator<Item = fairysolve::Move>, chess960: bool
 mod test_rng;
 #[allow(unused_imports)]
 pub use test_rng::Rng;
+
+/// Runs the binary with `args`, writing `input` to its standard input.
+pub fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
