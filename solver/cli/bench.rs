@@ -451,15 +451,49 @@ fn run_suite(
     (t / passes, cpu / passes, agree.then(|| first.to_vec()))
 }
 
-/// The peer on every problem: its total time, whether that is its own CPU time (every
-/// line reported one) or wall time, and its key sets.
-fn run_peer(
-    cmd: &str,
-    problems: &[(Problem, String)],
-) -> Result<(Duration, bool, Vec<Vec<String>>), String> {
+/// The CPU time (user and system) of the children waited for so far.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage writes into the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+        return Duration::ZERO;
+    }
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// fairysolve as a composer runs it: one process per problem (`solve --keys-only
+/// --fen LINE`, default threads), its whole CPU time summed over the problems.
+fn run_self_per_process(problems: &[(Problem, String)]) -> Result<Duration, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("fairysolve itself: {e}"))?;
+    let before = children_cpu();
+    for (_, line) in problems {
+        let out = Command::new(&exe)
+            .args(["solve", "--keys-only", "--fen", line])
+            .output()
+            .map_err(|e| format!("{}: {e}", exe.display()))?;
+        if !out.status.success() {
+            return Err(format!("{}: failed on {line}", exe.display()));
+        }
+    }
+    Ok(children_cpu().saturating_sub(before))
+}
+
+/// What the peer did on a suite: its time (its own CPU time when every line reported
+/// one, else wall time), the CPU time of its processes, and its key sets.
+struct PeerRun {
+    time: Duration,
+    cpu_reported: bool,
+    process_cpu: Duration,
+    keys: Vec<Vec<String>>,
+}
+
+/// The peer on every problem, one process each.
+fn run_peer(cmd: &str, problems: &[(Problem, String)]) -> Result<PeerRun, String> {
     let mut total = Duration::ZERO;
     let mut all_reported = true;
     let mut keys = Vec::new();
+    let before = children_cpu();
     for (_, line) in problems {
         let t = Instant::now();
         let out = Command::new(cmd)
@@ -487,7 +521,12 @@ fn run_peer(
         k.sort();
         keys.push(k);
     }
-    Ok((total, all_reported, keys))
+    Ok(PeerRun {
+        time: total,
+        cpu_reported: all_reported,
+        process_cpu: children_cpu().saturating_sub(before),
+        keys,
+    })
 }
 
 pub fn run(args: BenchArgs) -> bool {
@@ -639,20 +678,35 @@ pub fn run(args: BenchArgs) -> bool {
                 ok = false;
                 ("error".into(), "-".into())
             }
-            Some(Ok((tp, cpu_reported, kp))) => {
-                if *kp != k1 {
-                    let differ = kp.iter().zip(&k1).filter(|(a, b)| a != b).count();
+            Some(Ok(run)) => {
+                if run.keys != k1 {
+                    let differ = run.keys.iter().zip(&k1).filter(|(a, b)| a != b).count();
                     eprintln!("{file}: the peer's key sets differ on {differ} positions");
                     ok = false;
                 }
+                let ours = if run.cpu_reported { cpu1 } else { t1 };
                 (
-                    format!("{:.0}ms", tp.as_secs_f64() * 1e3),
-                    format!(
-                        "{:.1}x",
-                        tp.as_secs_f64() / if *cpu_reported { cpu1 } else { t1 }.as_secs_f64()
-                    ),
+                    format!("{:.0}ms", run.time.as_secs_f64() * 1e3),
+                    format!("{:.1}x", run.time.as_secs_f64() / ours.as_secs_f64()),
                 )
             }
+        };
+        // One process per problem for both: what a composer running one problem meets.
+        let per_process = match &peer {
+            Some(Ok(run)) => match run_self_per_process(&problems) {
+                Ok(us) => Some(format!(
+                    "  one process per problem (CPU): fairysolve {:.0}ms, peer {:.0}ms: {:.1}x",
+                    us.as_secs_f64() * 1e3,
+                    run.process_cpu.as_secs_f64() * 1e3,
+                    run.process_cpu.as_secs_f64() / us.as_secs_f64().max(1e-9)
+                )),
+                Err(e) => {
+                    eprintln!("{e}");
+                    ok = false;
+                    None
+                }
+            },
+            _ => None,
         };
         println!(
             "{:<36} {:>8} {:>8.0}ms {:>8.0}ms {:>8.2} {:>9.2} {:>9.0}ms {:>8.2} {:>8.0}ms {:>8.2} {:>10} {:>8}",
@@ -669,6 +723,9 @@ pub fn run(args: BenchArgs) -> bool {
             peer_col,
             ratio_col
         );
+        if let Some(line) = per_process {
+            println!("{line}");
+        }
     }
     ok
 }
