@@ -107,3 +107,6 @@ pub fn key_line(keys: impl IntoIterator<Item = fairysolve::Move>, chess960: bool
 mod test_rng;
 #[allow(unused_imports)]
 pub use test_rng::Rng;
+
+/// Help- and self-mates of the collections, solved and published.
+pub mod help_self;
