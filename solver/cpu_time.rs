@@ -16,3 +16,17 @@ pub fn thread_cpu_time() -> Duration {
     }
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
+
+/// CPU time used so far by the whole process, for work a solver hands to a pool of its
+/// own threads (zero if the clock cannot be read).
+pub fn process_cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}

@@ -30,7 +30,8 @@ pub struct BenchArgs {
     /// notation, or `none`), optionally followed by `time: SECONDS`, the solver's own CPU
     /// time (so neither a wrapper's start-up nor time a busy machine takes away is
     /// counted), which is set against fairysolve's CPU time on one thread; without it the
-    /// wall times of the two are compared.
+    /// wall times of the two are compared. For #N and s#N the keys are the key moves;
+    /// for h#N and h#N.5 the first moves of all solutions, each once.
     #[arg(long)]
     pub peer: Option<String>,
     /// Skip the perft part.
@@ -479,17 +480,20 @@ fn run_self_per_process(problems: &[(Problem, String)]) -> Result<Duration, Stri
     Ok(children_cpu().saturating_sub(before))
 }
 
+/// A suite's problems, each with its line as written (what a peer is given).
+pub type Suite = [(Problem, String)];
+
 /// What the peer did on a suite: its time (its own CPU time when every line reported
 /// one, else wall time), the CPU time of its processes, and its key sets.
-struct PeerRun {
-    time: Duration,
-    cpu_reported: bool,
-    process_cpu: Duration,
-    keys: Vec<Vec<String>>,
+pub struct PeerRun {
+    pub time: Duration,
+    pub cpu_reported: bool,
+    pub process_cpu: Duration,
+    pub keys: Vec<Vec<String>>,
 }
 
 /// The peer on every problem, one process each.
-fn run_peer(cmd: &str, problems: &[(Problem, String)]) -> Result<PeerRun, String> {
+pub fn run_peer(cmd: &str, problems: &Suite) -> Result<PeerRun, String> {
     let mut total = Duration::ZERO;
     let mut all_reported = true;
     let mut keys = Vec::new();
@@ -556,30 +560,18 @@ pub fn run(args: BenchArgs) -> bool {
         return false;
     }
     let files: Vec<String> = if args.files.is_empty() {
-        DEFAULT_SUITES.iter().map(|s| s.to_string()).collect()
+        DEFAULT_SUITES
+            .iter()
+            .chain(super::bench_help_self::SUITES)
+            .map(|s| s.to_string())
+            .collect()
     } else {
         args.files.clone()
     };
     let table = Table::new(32);
-    println!(
-        "solver suites: wall time for 1 and {threads} threads and the speed-ups; CPU time for \
-         trapdoor 1 and taxi, and in their ratios to one thread and the peer's"
-    );
-    println!(
-        "{:<36} {:>8} {:>10} {:>10} {:>8} {:>9} {:>11} {:>8} {:>10} {:>8} {:>10} {:>8}",
-        "solver suite",
-        "lines",
-        "1 thread",
-        format!("{threads} thr"),
-        "speedup",
-        "in-search",
-        "trapdoor 1",
-        "td/orth",
-        "taxi",
-        "taxi/or",
-        "peer",
-        "peer/us"
-    );
+    // The header of the #N rows is printed before the first of them.
+    let mut header_shown = false;
+    let mut help_self = Vec::new();
     for file in &files {
         if super::limits::interrupted() {
             eprintln!("bench: interrupted before {file}");
@@ -589,6 +581,33 @@ pub fn run(args: BenchArgs) -> bool {
         if problems.is_empty() {
             ok = false;
             continue;
+        }
+        // Help- and self-mates have rows of their own, after these.
+        if super::bench_help_self::is_help_or_self(&problems) {
+            help_self.push((file, problems));
+            continue;
+        }
+        if !header_shown {
+            println!(
+            "solver suites: wall time for 1 and {threads} threads and the speed-ups; CPU time for \
+             trapdoor 1 and taxi, and in their ratios to one thread and the peer's"
+        );
+            println!(
+                "{:<36} {:>8} {:>10} {:>10} {:>8} {:>9} {:>11} {:>8} {:>10} {:>8} {:>10} {:>8}",
+                "solver suite",
+                "lines",
+                "1 thread",
+                format!("{threads} thr"),
+                "speedup",
+                "in-search",
+                "trapdoor 1",
+                "td/orth",
+                "taxi",
+                "taxi/or",
+                "peer",
+                "peer/us"
+            );
+            header_shown = true;
         }
         // Every configuration once a round, the best round counted: the first run of a
         // process also pays for touching the table's memory, and on a shared machine a
@@ -726,6 +745,16 @@ pub fn run(args: BenchArgs) -> bool {
         if let Some(line) = per_process {
             println!("{line}");
         }
+    }
+    if !help_self.is_empty() {
+        super::bench_help_self::header();
+    }
+    for (file, problems) in &help_self {
+        if super::limits::interrupted() {
+            eprintln!("bench: interrupted before {file}");
+            return false;
+        }
+        ok &= super::bench_help_self::row(file, problems, args.peer.as_deref());
     }
     ok
 }

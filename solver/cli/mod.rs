@@ -3,6 +3,7 @@
 
 mod batch;
 mod bench;
+mod bench_help_self;
 mod generate;
 mod import;
 mod input;

@@ -127,3 +127,6 @@ pub fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// Help- and self-mates of the collections, solved and published.
+pub mod help_self;
