@@ -4,8 +4,6 @@
 //! ordered as it is gets played as it is, and nothing a player may not know reaches it.
 
 mod common;
-#[path = "../solver/test_rng.rs"]
-mod test_rng;
 
 use fairysolve::generic::TurnGame;
 use fairysolve::glass::referee::{
@@ -14,7 +12,7 @@ use fairysolve::glass::referee::{
 use fairysolve::glass::{read_line, GState, Glass, Side};
 use fairysolve::types::{Color, Role, Square};
 use serde_json::{json, Value};
-use test_rng::Rng;
+use common::Rng;
 
 /// White's usual array on the Real board, Black's on the Mirror.
 const START: &str =
