@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::Rng;
 use fairysolve::generic::TurnGame;
 use fairysolve::glass::referee::{
     chess960_rank, parse_order, setup_line, Order, OrderError, Referee, Report, Strike,
@@ -12,7 +13,6 @@ use fairysolve::glass::referee::{
 use fairysolve::glass::{read_line, GState, Glass, Side};
 use fairysolve::types::{Color, Role, Square};
 use serde_json::{json, Value};
-use common::Rng;
 
 /// White's usual array on the Real board, Black's on the Mirror.
 const START: &str =

@@ -6,8 +6,9 @@
 //! (positions/import/example.inp), compared move by move. A Duplex line is written with
 //! the board mirrored a1<-->a8, so its moves are Popeye's mirrored.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::{Command, Output};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fairysolve"))
@@ -18,20 +19,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::run_with_stdin(args, input)
 }
 
 fn text(b: &[u8]) -> String {

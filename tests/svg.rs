@@ -7,6 +7,8 @@
 //!
 //! Set FAIRYSOLVE_SVG_PNG to a folder to keep the pictures the tests look at.
 
+mod common;
+
 use fairysolve::epd::{self, Record};
 use fairysolve::svg::document::{BACKGROUND, BADGE, BADGE_RADIUS, DARK_SQUARE, LIGHT_SQUARE};
 use fairysolve::svg::figures::{figure_document, role_name};
@@ -17,7 +19,7 @@ use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fairysolve"))
@@ -643,21 +645,10 @@ fn text_show_is_unchanged_without_svg() {
 
 #[test]
 fn stdin_and_piped_input_work_with_svg() {
-    let mut child = bin()
-        .args(["show", "--svg", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"8/8/8/8/8/8/8/4K2k w - - mirror \"8/8/8/8/8/8/8/8\";\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(
+        &["show", "--svg", "-"],
+        "8/8/8/8/8/8/8/4K2k w - - mirror \"8/8/8/8/8/8/8/8\";\n",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let svg = text(&out.stdout);
     assert!(svg.contains("data-label=\"Real\"") && svg.contains("data-label=\"Mirror\""));

@@ -452,22 +452,11 @@ fn run_suite(
     (t / passes, cpu / passes, agree.then(|| first.to_vec()))
 }
 
-/// The CPU time (user and system) of the children waited for so far.
-fn children_cpu() -> Duration {
-    // SAFETY: getrusage writes into the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
-        return Duration::ZERO;
-    }
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
-}
-
 /// fairysolve as a composer runs it: one process per problem (`solve --keys-only
 /// --fen LINE`, default threads), its whole CPU time summed over the problems.
 fn run_self_per_process(problems: &[(Problem, String)]) -> Result<Duration, String> {
     let exe = std::env::current_exe().map_err(|e| format!("fairysolve itself: {e}"))?;
-    let before = children_cpu();
+    let before = fairysolve::cpu_time::children_cpu_time();
     for (_, line) in problems {
         let out = Command::new(&exe)
             .args(["solve", "--keys-only", "--fen", line])
@@ -477,7 +466,7 @@ fn run_self_per_process(problems: &[(Problem, String)]) -> Result<Duration, Stri
             return Err(format!("{}: failed on {line}", exe.display()));
         }
     }
-    Ok(children_cpu().saturating_sub(before))
+    Ok(fairysolve::cpu_time::children_cpu_time().saturating_sub(before))
 }
 
 /// A suite's problems, each with its line as written (what a peer is given).
@@ -497,7 +486,7 @@ pub fn run_peer(cmd: &str, problems: &Suite) -> Result<PeerRun, String> {
     let mut total = Duration::ZERO;
     let mut all_reported = true;
     let mut keys = Vec::new();
-    let before = children_cpu();
+    let before = fairysolve::cpu_time::children_cpu_time();
     for (_, line) in problems {
         let t = Instant::now();
         let out = Command::new(cmd)
@@ -528,7 +517,7 @@ pub fn run_peer(cmd: &str, problems: &Suite) -> Result<PeerRun, String> {
     Ok(PeerRun {
         time: total,
         cpu_reported: all_reported,
-        process_cpu: children_cpu().saturating_sub(before),
+        process_cpu: fairysolve::cpu_time::children_cpu_time().saturating_sub(before),
         keys,
     })
 }

@@ -118,6 +118,18 @@ struct Problem2<'a> {
     alternating: bool,
 }
 
+impl Problem2<'_> {
+    /// The report's first line: where the line is, its id, the stipulation, the game.
+    fn heading(&self, item: &Item, stip: Stipulation) -> String {
+        let id = self
+            .record
+            .id()
+            .map(|s| format!(" \"{s}\""))
+            .unwrap_or_default();
+        format!("{}{id}: {stip} {}\n", item.source, self.what)
+    }
+}
+
 /// Solves a single-board line whose stipulation is not `#N` (`h#N`, `s#N`) on the
 /// solver core, through the single-board adapter.
 #[allow(clippy::too_many_arguments)]
@@ -244,12 +256,7 @@ fn solve_core<G: TurnGame>(
         return out;
     }
     let s = &mut out.stdout;
-    let id = p
-        .record
-        .id()
-        .map(|s| format!(" \"{s}\""))
-        .unwrap_or_default();
-    let _ = writeln!(s, "{}{id}: {stip} {}", item.source, p.what);
+    s.push_str(&p.heading(item, stip));
     if let Some((text, _)) = &set {
         s.push_str(text);
     }
@@ -555,12 +562,7 @@ fn help_report<G: TurnGame>(
         return out;
     }
     let s = &mut out.stdout;
-    let id = p
-        .record
-        .id()
-        .map(|s| format!(" \"{s}\""))
-        .unwrap_or_default();
-    let _ = writeln!(s, "{}{id}: {stip} {}", item.source, p.what);
+    s.push_str(&p.heading(item, stip));
     if !sol.complete {
         s.push_str(
             "stopped before the search was complete: the solutions listed are those found\n",
