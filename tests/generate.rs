@@ -402,3 +402,32 @@ fn parameters_that_cannot_make_a_run_are_refused() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), *message, "{args:?}");
     }
 }
+
+/// `--time-limit` ends a run as Ctrl-C does: what was found is kept, the place is
+/// saved, the exit status says the run was cut short.
+#[test]
+fn a_run_stops_at_its_time_limit() {
+    let path = temp("time-limit.epd");
+    let file = path.to_str().unwrap();
+    let started = std::time::Instant::now();
+    let out = fairysolve(&[
+        "generate",
+        "--stip",
+        "s#1",
+        "--seed",
+        "3",
+        "--count",
+        "1000000",
+        "--time-limit",
+        "1",
+        "-o",
+        file,
+    ]);
+    // One second asked; a slow machine gets room, a run that ignores it none.
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "the time limit ran out: a rerun with the same arguments and -o goes on from here"
+    ));
+    assert!(path.with_extension("epd.resume").exists());
+}

@@ -2,7 +2,7 @@
 //! exhaustive solver; shards for batch systems, a resumable output file, and `--merge`
 //! to join the shards of a run.
 
-use super::limits::{install_interrupt_handler, INTERRUPTED};
+use super::limits::{install_interrupt_handler, interrupted, why_stopped};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::generate::{canonical, examine, Board, Puzzle, Spec, Theme};
@@ -15,7 +15,8 @@ use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 #[derive(Args)]
 pub struct GenerateArgs {
@@ -65,6 +66,10 @@ pub struct GenerateArgs {
     /// Worker threads (0 or none: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Seconds the whole run may take; then it stops as on Ctrl-C, keeping what it
+    /// found (a rerun with -o goes on from there), exit status 1.
+    #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
+    pub time_limit: Option<f64>,
     /// Join the outputs of a run's shards: every puzzle once, in candidate order, a
     /// diagram met twice (or its mirror image) kept at its first index.
     #[arg(long, num_args = 1.., value_name = "FILE")]
@@ -330,6 +335,36 @@ pub fn run(args: GenerateArgs) -> bool {
         }
     };
     install_interrupt_handler();
+    // Ctrl-C or the time limit: set by a watcher, read by every search of the run.
+    let stop = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    let deadline = super::limits::deadline(args.time_limit);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                if interrupted() || deadline.is_some_and(|d| Instant::now() >= d) {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let ok = generate_run(&args, &spec, shard, &run, &mut place, &mut *out, &stop);
+        finished.store(true, Ordering::Relaxed);
+        ok
+    })
+}
+
+/// The candidates of the run from `place` on, until the count, the candidates or a stop.
+fn generate_run(
+    args: &GenerateArgs,
+    spec: &Spec,
+    shard: (u64, u64),
+    run: &str,
+    place: &mut Place,
+    out: &mut dyn Write,
+    stop: &AtomicBool,
+) -> bool {
     let threads = super::threads(args.threads);
     let pool = fairysolve::search::solution::thread_pool(threads);
     let (k, n) = shard;
@@ -355,10 +390,10 @@ pub fn run(args: GenerateArgs) -> bool {
         let js: Vec<u64> = (place.next..place.next + chunk).collect();
         let results: Vec<_> = pool.install(|| {
             js.par_iter()
-                .map(|&j| TABLE.with(|table| examine(&spec, k + n * j, table, &INTERRUPTED)))
+                .map(|&j| TABLE.with(|table| examine(spec, k + n * j, table, stop)))
                 .collect()
         });
-        if INTERRUPTED.load(Ordering::Relaxed) || results.iter().any(|r| r.is_err()) {
+        if stop.load(Ordering::Relaxed) || results.iter().any(|r| r.is_err()) {
             break;
         }
         for (j, result) in js.iter().zip(results) {
@@ -370,7 +405,7 @@ pub fn run(args: GenerateArgs) -> bool {
             if !place.seen.insert(key) {
                 continue;
             }
-            if let Err(e) = write_puzzle(&mut out, &puzzle, args.json) {
+            if let Err(e) = write_puzzle(out, &puzzle, args.json) {
                 eprintln!("generate: cannot write: {e}");
                 ok = false;
                 break 'run;
@@ -382,7 +417,7 @@ pub fn run(args: GenerateArgs) -> bool {
         }
         let _ = out.flush();
         if let Some(path) = &args.output {
-            if let Err(e) = save_place(path, &run, &place) {
+            if let Err(e) = save_place(path, run, place) {
                 eprintln!("generate: {}: {e}", resume_path(path).display());
             }
         }
@@ -403,10 +438,10 @@ pub fn run(args: GenerateArgs) -> bool {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let interrupted = INTERRUPTED.load(Ordering::Relaxed);
+    let stopped = stop.load(Ordering::Relaxed);
     let _ = out.flush();
     if let Some(path) = &args.output {
-        if let Err(e) = save_place(path, &run, &place) {
+        if let Err(e) = save_place(path, run, place) {
             eprintln!("generate: {}: {e}", resume_path(path).display());
         }
     }
@@ -416,14 +451,17 @@ pub fn run(args: GenerateArgs) -> bool {
         if place.found == 1 { "" } else { "s" },
         place.next,
         if place.next == 1 { "" } else { "s" },
-        if interrupted {
-            "; interrupted: a rerun with the same arguments and -o goes on from here"
+        if stopped {
+            format!(
+                "; {}: a rerun with the same arguments and -o goes on from here",
+                why_stopped()
+            )
         } else {
-            ""
+            String::new()
         }
     );
     eprintln!("{summary}");
-    ok && !interrupted
+    ok && !stopped
 }
 
 /// One puzzle read back for `--merge`: its seed and index, its diagram, the line as
