@@ -332,10 +332,16 @@ fn parse_operations(text: &str, start: usize, line_no: usize) -> Result<Vec<Oper
         }
         let opcode = &text[op_start..i];
         if !is_opcode(opcode) {
+            // A stipulation written as in a problem's heading: say how a line writes it.
+            let hint = if opcode.contains('#') {
+                format!(" (a stipulation is written stip \"{opcode}\";)")
+            } else {
+                String::new()
+            };
             return Err(LineError::new(
                 line_no,
                 op_start,
-                format!("'{opcode}' is not an operation name"),
+                format!("'{opcode}' is not an operation name{hint}"),
             ));
         }
         if !STANDARD_OPCODES.contains(&opcode)

@@ -169,6 +169,8 @@ pub struct Items {
     flags: Vec<String>,
     /// Ctrl-C ended the reading.
     stopped: bool,
+    /// Items read ahead of the work (see `at_most_one`).
+    ahead: std::collections::VecDeque<Item>,
 }
 
 impl Items {
@@ -193,7 +195,30 @@ impl Items {
             extra_ops: extra_ops.to_string(),
             flags,
             stopped: false,
+            ahead: std::collections::VecDeque::new(),
         }
+    }
+
+    /// Whether the input holds one position line at most. Only an input that never
+    /// waits is looked ahead in (the `--fen` line, regular files): a pipe's next line
+    /// may not be written yet, and its first answer must not wait for it. Of any other
+    /// input the answer is `false`.
+    pub fn at_most_one(&mut self) -> bool {
+        let never_waits = self.current.is_none()
+            && self
+                .files
+                .iter()
+                .all(|name| name != "-" && std::fs::metadata(name).is_ok_and(|m| m.is_file()));
+        if !never_waits {
+            return false;
+        }
+        while self.ahead.len() < 2 {
+            match self.read() {
+                Some(item) => self.ahead.push_back(item),
+                None => break,
+            }
+        }
+        self.ahead.len() <= 1
     }
 
     /// The item of line `line_no` of input `name`, if it is one (blank lines and
@@ -242,6 +267,13 @@ impl Iterator for Items {
     type Item = Item;
 
     fn next(&mut self) -> Option<Item> {
+        self.ahead.pop_front().or_else(|| self.read())
+    }
+}
+
+impl Items {
+    /// The next item from the inputs themselves.
+    fn read(&mut self) -> Option<Item> {
         if let Some(item) = self.fen.take() {
             return Some(item);
         }

@@ -8,10 +8,36 @@ use std::time::{Duration, Instant};
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Ctrl-C sets `INTERRUPTED`; a second one ends the process at once (exit 130).
+///
+/// On Unix the signal handler does this itself (an atomic swap and `_exit` are safe in
+/// a handler), so no thread is started to wait for the signal: a one-problem run pays
+/// for no more than its search.
+#[cfg(unix)]
+pub fn install_interrupt_handler() {
+    extern "C" fn on_interrupt(_signal: libc::c_int) {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: the user wants out now.
+            // SAFETY: `_exit` is async-signal-safe.
+            unsafe { libc::_exit(130) };
+        }
+    }
+    // SAFETY: the action is zeroed and then filled in whole before use; the handler
+    // only touches an atomic and calls `_exit`.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        // A read of standard input goes on after the signal, as without a handler.
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    }
+}
+
+/// Ctrl-C sets `INTERRUPTED`; a second one ends the process at once (exit 130).
+#[cfg(not(unix))]
 pub fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: the user wants out now.
             std::process::exit(130);
         }
     });

@@ -635,7 +635,7 @@ pub(super) struct Report {
 }
 
 pub fn run(args: SolveArgs) -> bool {
-    let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
+    let mut items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     install_interrupt_handler();
     let threads = super::threads(args.threads);
     let opts = SolveOptions {
@@ -653,8 +653,10 @@ pub fn run(args: SolveArgs) -> bool {
     // With more threads than one and a file (which may hold many positions), each
     // thread takes positions of its own; the progress display then counts positions,
     // not first moves. The lines are read as the work goes, so their number is not
-    // known in advance.
-    let concurrent = threads > 1 && !args.files.is_empty();
+    // known in advance. A lone position is solved by this thread (its search starts the threads it
+    // uses): a pool for the positions would cost a small problem more than its search.
+    let lone = items.at_most_one();
+    let concurrent = threads > 1 && !args.files.is_empty() && !lone;
     let bar = (concurrent && std::io::stderr().is_terminal() && !args.json).then(|| {
         let b = ProgressBar::new_spinner();
         b.set_style(
@@ -666,7 +668,7 @@ pub fn run(args: SolveArgs) -> bool {
     });
     let mut ok = true;
     super::batch::in_order(
-        threads,
+        if lone { 1 } else { threads },
         items,
         |item| solve_item(item, &args, &opts, &table, !concurrent),
         |report| {

@@ -103,6 +103,7 @@ pub fn prove<G: TurnGame>(
                 time_limit: None,
                 tree: detail,
                 tree_budget: 400,
+                ..SolveOptions::default()
             };
             let sol = solve_for(game, goal, table, root, stip.moves, &opts, stop, &|_, _| {});
             let mut main = Vec::new();

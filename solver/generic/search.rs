@@ -5,6 +5,7 @@
 //! n, not won within n), which are monotone in n and so safe to share between depths.
 
 use super::{End, TurnGame};
+use crate::search::halt::Halt;
 use crate::search::solution::{thread_pool, SolveOptions};
 use crate::search::tt::Table;
 use crate::types::Color;
@@ -95,9 +96,8 @@ pub struct Prover<'a, G: TurnGame> {
     table: &'a Table,
     /// Salt of this search's table keys (entries of other searches never match).
     salt: u64,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    timed_out: AtomicBool,
+    /// Ctrl-C, the deadline and the hand-over to more threads.
+    halt: Halt<'a>,
     nodes: AtomicU64,
 }
 
@@ -116,9 +116,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             goal,
             table,
             salt: table.new_search() ^ (attacker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            stop,
-            deadline,
-            timed_out: AtomicBool::new(false),
+            halt: Halt::new(stop, deadline),
             nodes: AtomicU64::new(0),
         }
     }
@@ -130,13 +128,9 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     fn check_limits(&self) -> Proof<()> {
         let count = self.nodes.fetch_add(1, Ordering::Relaxed);
         if count & 0x3FF == 0 {
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.timed_out.store(true, Ordering::Relaxed);
-                }
-            }
+            self.halt.poll();
         }
-        if self.stop.load(Ordering::Relaxed) || self.timed_out.load(Ordering::Relaxed) {
+        if self.halt.halted() {
             return Err(Stopped);
         }
         Ok(())
@@ -372,18 +366,37 @@ pub fn solve_for<G: TurnGame>(
         opts.time_limit.map(|d| start + d),
     );
     let roots = game.moves(root);
-    let pool = thread_pool(opts.threads);
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let verdicts: Vec<Proof<Option<u32>>> = pool.install(|| {
-        roots
-            .par_iter()
-            .map(|&mv| {
-                let r = prover.fewest_rounds(root, mv, n);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, roots.len());
-                r
-            })
-            .collect()
-    });
+    let one_root = |&mv: &G::Move| {
+        let r = prover.fewest_rounds(root, mv, n);
+        if r.is_ok() {
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, roots.len());
+        }
+        r
+    };
+    // On this thread alone until `opts.solo_time` from the start (most problems are solved
+    // by then); the first moves left then go to every thread, the one cut short taken
+    // up again from what it proved, kept in the table.
+    let threads = opts.threads.max(1);
+    let mut verdicts: Vec<Proof<Option<u32>>> = Vec::with_capacity(roots.len());
+    if threads > 1 {
+        prover.halt.hand_over_at(start + opts.solo_time);
+    }
+    for mv in &roots {
+        let r = one_root(mv);
+        if r.is_err() && prover.halt.handed_over() {
+            break;
+        }
+        verdicts.push(r);
+    }
+    prover.halt.resume();
+    let shared = verdicts.len() < roots.len();
+    if shared {
+        let left = &roots[verdicts.len()..];
+        verdicts.extend(
+            thread_pool(threads).install(|| left.par_iter().map(one_root).collect::<Vec<_>>()),
+        );
+    }
     let mut keys = Vec::new();
     let mut failed = Vec::new();
     let mut unresolved = Vec::new();
@@ -438,7 +451,7 @@ pub fn solve_for<G: TurnGame>(
         cut_short,
         nodes: prover.nodes(),
         elapsed: start.elapsed(),
-        threads: opts.threads.max(1),
+        threads: if shared { threads } else { 1 },
     }
 }
 

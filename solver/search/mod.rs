@@ -7,6 +7,7 @@
 //! the transposition table of proven bounds, refutation memory, cheap check tests at
 //! the last ply, and parallel search over root moves and first defences.
 
+pub mod halt;
 mod order;
 pub mod solution;
 mod table_key;
@@ -19,6 +20,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::trapdoor::FallOrder;
 use crate::types::Role;
+use halt::Halt;
 use order::{
     CheckCandidates, CheckInfo, FallChecks, FlightCover, FlightTakers, Flights, KingEscapes,
 };
@@ -61,9 +63,8 @@ pub struct Searcher<'a, T: Terrain> {
     pub game: &'a Game<T>,
     tt: &'a Table,
     keys: TableKeys,
-    limits: Limits<'a>,
-    /// Set when the deadline passes; stops this search only.
-    timed_out: AtomicBool,
+    /// Ctrl-C, the deadline (which stops this search only), and the hand-over.
+    pub halt: Halt<'a>,
     nodes: NodeCounter,
     /// Search the defences of deep nodes in parallel (when the root alone is too small
     /// to keep the threads busy).
@@ -113,8 +114,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             game,
             keys: TableKeys::new(game, tt.new_search()),
             tt,
-            limits,
-            timed_out: AtomicBool::new(false),
+            halt: Halt::new(limits.stop, limits.deadline),
             nodes: NodeCounter::default(),
             split_defences: true,
         }
@@ -126,19 +126,10 @@ impl<'a, T: Terrain> Searcher<'a, T> {
 
     #[inline]
     fn check_limits(&self) -> SearchResult<()> {
-        if self.limits.stop.load(Ordering::Relaxed) || self.timed_out.load(Ordering::Relaxed) {
+        if self.halt.halted() {
             return Err(Aborted);
         }
         Ok(())
-    }
-
-    /// Called now and then; turns a passed deadline into a stop for every thread.
-    fn poll_deadline(&self) {
-        if let Some(d) = self.limits.deadline {
-            if Instant::now() >= d {
-                self.timed_out.store(true, Ordering::Relaxed);
-            }
-        }
     }
 
     /// The table's key of `pos`, a node with `n` attacker moves left and the attacker
@@ -166,7 +157,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         // The clock every 4,096 attack nodes, a millisecond or so of search: a time
         // limit is kept to about that, for one clock read (tens of ns) each time.
         if count & 0xFFF == 0 {
-            self.poll_deadline();
+            self.halt.poll();
         }
         self.check_limits()?;
         if n == 1 {
@@ -575,6 +566,8 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         if self.split_defences
             && n > PARALLEL_MIN_DEPTH
             && ordered.len() > 1
+            // Outside a pool rayon would start its global pool to answer the next test.
+            && rayon::current_thread_index().is_some()
             && rayon::current_num_threads() > 1
         {
             return self.defend_parallel(pos, n, key, ordered, k);

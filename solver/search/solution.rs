@@ -2,6 +2,7 @@
 //! their refutations, and the solution tree composers read (threat, defences, the
 //! attacker's continuations with duals).
 
+use super::halt::SOLO_TIME;
 use super::tt::Table;
 use super::{Killers, Limits, SearchResult, Searcher};
 use crate::game::{Game, Outcome, Played};
@@ -25,6 +26,9 @@ pub struct SolveOptions {
     pub tree: bool,
     /// Most nodes printed in one solution tree; deeper lines are cut with a mark.
     pub tree_budget: usize,
+    /// How long a search of more threads than one runs on its first thread alone
+    /// (`halt::SOLO_TIME`; tests set other values to hand over at other moments).
+    pub solo_time: Duration,
 }
 
 impl Default for SolveOptions {
@@ -36,6 +40,7 @@ impl Default for SolveOptions {
             time_limit: None,
             tree: true,
             tree_budget: 1500,
+            solo_time: SOLO_TIME,
         }
     }
 }
@@ -178,9 +183,6 @@ pub fn solve<T: Terrain>(
     };
     let mut searcher = Searcher::new(game, table, limits);
     let roots: Vec<Move> = game.legal_moves(pos).iter().copied().collect();
-    // Few first moves: split the defences below them too; many: the first moves alone
-    // keep every thread busy, and splitting deeper only adds speculative work.
-    searcher.split_defences = roots.len() < 4 * opts.threads.max(1);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = roots.len();
     // A #1 or #2 is solved in well under a millisecond: waking threads costs more.
@@ -190,8 +192,13 @@ pub fn solve<T: Terrain>(
     } else {
         1
     };
-    // Only the threads used are started (a one-problem run of a #2 starts one).
-    let pool = thread_pool(threads);
+    // Few first moves: split the defences below them too; many: the first moves alone
+    // keep every thread busy, and splitting deeper only adds speculative work.
+    searcher.split_defences = threads > 1 && roots.len() < 4 * threads;
+    // The threads join only when the search proves long (see `SOLO_TIME`); until
+    // then none is started.
+    let pool = || thread_pool(threads);
+    let mut shared = false;
 
     // Every first move is tried at depth 1, then those left at depth 2, up to
     // `SHALLOW_ROUNDS` and at most n - 3; then each first move left goes on alone up to
@@ -227,21 +234,42 @@ pub fn solve<T: Terrain>(
             (i, r)
         };
         let results: Vec<(usize, SearchResult<Option<u32>>)> = if threads > 1 && to == n {
-            pool.install(|| {
-                pending
-                    .par_iter()
-                    .map(|&i| {
-                        // Each worker keeps its refutation memory from one first move
-                        // to the next, as a single thread does. Taken out of the cell,
-                        // not borrowed: a worker waiting inside this search may steal
-                        // another first move (or problem) and take the cell's memory.
-                        let mut k = THREAD_KILLERS.with(|c| c.take());
-                        let r = one_root(i, &mut k);
-                        THREAD_KILLERS.with(|c| c.replace(k));
-                        r
-                    })
-                    .collect()
-            })
+            // This thread alone until `opts.solo_time` from the start: most problems are
+            // solved by then, and waking threads would cost them more than it saves.
+            // Then the first moves left go to every thread; the one cut short starts
+            // again from what it proved, kept in the table.
+            searcher.halt.hand_over_at(start + opts.solo_time);
+            let mut results = Vec::with_capacity(pending.len());
+            let mut left = pending.len();
+            for (j, &i) in pending.iter().enumerate() {
+                let (i, r) = one_root(i, &mut k);
+                if r.is_err() && searcher.halt.handed_over() {
+                    left = j;
+                    break;
+                }
+                results.push((i, r));
+            }
+            searcher.halt.resume();
+            if left < pending.len() {
+                shared = true;
+                results.extend(pool().install(|| {
+                    pending[left..]
+                        .par_iter()
+                        .map(|&i| {
+                            // Each worker keeps its refutation memory from one first
+                            // move to the next, as a single thread does. Taken out of
+                            // the cell, not borrowed: a worker waiting inside this
+                            // search may steal another first move (or problem) and
+                            // take the cell's memory.
+                            let mut k = THREAD_KILLERS.with(|c| c.take());
+                            let r = one_root(i, &mut k);
+                            THREAD_KILLERS.with(|c| c.replace(k));
+                            r
+                        })
+                        .collect::<Vec<_>>()
+                }));
+            }
+            results
         } else {
             pending.iter().map(|&i| one_root(i, &mut k)).collect()
         };
@@ -271,28 +299,29 @@ pub fn solve<T: Terrain>(
     let mut tries = Vec::new();
     let mut cut_short = false;
     if opts.tries && unresolved.is_empty() {
+        let one_try = |&mv: &Move| -> SearchResult<Option<Try>> {
+            let mut k = Killers::default();
+            let refs = searcher.refutations(pos, mv, n, opts.max_refutations, &mut k)?;
+            if refs.is_empty() || refs.len() > opts.max_refutations {
+                return Ok(None);
+            }
+            let next = game.play(pos, mv).position;
+            Ok(Some(Try {
+                mv,
+                san: san::san(game, pos, mv),
+                refutations: refs
+                    .iter()
+                    .map(|&d| (d, san::san(game, &next, d)))
+                    .collect(),
+            }))
+        };
         // `Err`: the search was stopped before this first move's refutations were known.
-        let found: Vec<SearchResult<Option<Try>>> = pool.install(|| {
-            failed
-                .par_iter()
-                .map(|&mv| {
-                    let mut k = Killers::default();
-                    let refs = searcher.refutations(pos, mv, n, opts.max_refutations, &mut k)?;
-                    if refs.is_empty() || refs.len() > opts.max_refutations {
-                        return Ok(None);
-                    }
-                    let next = game.play(pos, mv).position;
-                    Ok(Some(Try {
-                        mv,
-                        san: san::san(game, pos, mv),
-                        refutations: refs
-                            .iter()
-                            .map(|&d| (d, san::san(game, &next, d)))
-                            .collect(),
-                    }))
-                })
-                .collect()
-        });
+        // On every thread only when the search needed them.
+        let found: Vec<SearchResult<Option<Try>>> = if shared {
+            pool().install(|| failed.par_iter().map(one_try).collect())
+        } else {
+            failed.iter().map(one_try).collect()
+        };
         cut_short |= found.iter().any(|f| f.is_err());
         tries = found.into_iter().flatten().flatten().collect();
     }
@@ -302,7 +331,9 @@ pub fn solve<T: Terrain>(
         for &(mv, w) in &keys {
             let mut budget = opts.tree_budget;
             let mut k = Killers::default();
-            match pool.install(|| tree_node(&searcher, pos, mv, w, &mut budget, &mut k)) {
+            let mut tree = || tree_node(&searcher, pos, mv, w, &mut budget, &mut k);
+            let tree = if shared { pool().install(tree) } else { tree() };
+            match tree {
                 Ok(node) => trees.push(node),
                 Err(_) => {
                     // The key alone, marked as cut, so that the trees still follow `keys`.
@@ -326,7 +357,7 @@ pub fn solve<T: Terrain>(
         cut_short,
         nodes: searcher.nodes(),
         elapsed: start.elapsed(),
-        threads,
+        threads: if shared { threads } else { 1 },
     }
 }
 
