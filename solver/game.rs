@@ -553,6 +553,22 @@ impl<T: Terrain> Game<T> {
         }
     }
 
+    /// A legal move of the side to move that gives no check, if it has one, found
+    /// without listing its moves. Only where the generator alone judges legality (no
+    /// Trapdoor, a board that does not shift): elsewhere `None`. Under Taxi a king's
+    /// step next to the other king counts as a check here (it may be one, rules.md 2.2),
+    /// so every move called quiet is one.
+    pub fn quiet_move(&self, pos: &Position) -> Option<Move> {
+        if self.rules.trapdoor.is_some() || self.terrain.shifts() {
+            return None;
+        }
+        let geo = self.geo(pos);
+        let info = crate::search::CheckInfo::with_king_checks(geo, pos, self.rules.taxi.is_some());
+        let mut first = FirstLegal::new(|mv| !info.gives_check(geo, pos, mv));
+        self.generate_base(pos, &mut first);
+        first.found
+    }
+
     /// Whether the side to move surely has a legal king step, found without listing its
     /// moves: a step onto a square no enemy man attacks, with no man of its own due to
     /// fall at the end of the move (the king itself leaves its square, so it does not
@@ -1128,6 +1144,79 @@ mod tests {
             });
             assert!(some > 1000 && none > 10, "{some} {none}");
         }
+    }
+
+    /// `quiet_move` (what decides the defender's last turn in the solver core): a move
+    /// it names is legal, leaves the other side out of check and ends nothing; under
+    /// FIDE rules, on the standard board and on displaced ones, it finds one whenever
+    /// some legal move gives no check; under Trapdoor it names none. Crowded random
+    /// boards, Taxi with random cash.
+    #[test]
+    fn a_quiet_move_gives_no_check_and_is_found_when_there_is_one() {
+        use crate::geometry::{Earthquake, VoidRule};
+        let taxi = Rules {
+            trapdoor: None,
+            taxi: Some(Taxi::default()),
+        };
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
+        fn run<T: Terrain>(game: &Game<T>, rng: &mut crate::test_rng::Rng) {
+            let (mut found, mut none) = (0, 0);
+            let seed = rng.next();
+            crate::test_games::random_placements(seed, 3_000, "QRBNPqrnp", |start, _| {
+                let mut pos = *start;
+                if game.rules.taxi.is_some() {
+                    for c in Color::ALL {
+                        pos.set_cash(c, rng.below(6) as u32);
+                    }
+                }
+                let fen = crate::fen::write_fen(&pos);
+                // The placements keep Black out of check on the standard board only.
+                let mut passed = pos;
+                passed.pass();
+                if game.in_check(&passed) {
+                    return;
+                }
+                let moves = game.legal_moves(&pos);
+                let gives_no_check = |mv: Move| !game.in_check(&game.play(&pos, mv).position);
+                match game.quiet_move(&pos) {
+                    Some(mv) => {
+                        assert!(moves.contains(&mv), "{mv:?} in {fen}");
+                        let after = game.play(&pos, mv);
+                        assert!(after.outcome.is_none(), "{mv:?} in {fen}");
+                        assert!(gives_no_check(mv), "{mv:?} in {fen}");
+                        found += 1;
+                    }
+                    None => {
+                        // Under Taxi a FIDE check the mover cannot pay for is no check,
+                        // yet not called quiet: only FIDE is held to finding one.
+                        if game.rules.taxi.is_none() {
+                            assert!(!moves.iter().any(|&mv| gives_no_check(mv)), "{fen}");
+                        }
+                        none += 1;
+                    }
+                }
+            });
+            assert!(found > 2_000, "{found} found, {none} none");
+        }
+        run(&Game::new(Rules::default()), &mut rng);
+        run(&Game::new(taxi), &mut rng);
+        run(
+            &Game::on(Earthquake::new(1, 0, VoidRule::Block), Rules::default()),
+            &mut rng,
+        );
+        run(
+            &Game::on(Earthquake::new(0, -1, VoidRule::Fly), taxi),
+            &mut rng,
+        );
+        let trapdoor = Game::new(Rules {
+            trapdoor: Some(Trapdoor {
+                timer: 1,
+                order: FallOrder::MateFirst,
+            }),
+            taxi: None,
+        });
+        let start = parse_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1").unwrap();
+        assert_eq!(trapdoor.quiet_move(&start), None);
     }
 
     /// `is_legal_quick` agrees with the move list wherever it answers, under Trapdoor

@@ -44,7 +44,10 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         if s.ended.is_some() {
             return Vec::new();
         }
-        self.game.legal_moves(&s.position).iter().copied().collect()
+        // Into a list on this frame: the list returned by value would be copied whole.
+        let mut list = crate::moves::MoveList::new();
+        self.game.legal_moves_into(&s.position, &mut list);
+        list.as_slice().to_vec()
     }
 
     fn play(&self, s: &BoardState, mv: Move) -> BoardState {
@@ -84,6 +87,16 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         let mut p = s.position;
         p.pass();
         Some(BoardState::new(p))
+    }
+
+    /// A move that gives no check: it mates nobody and lets nobody fall where the game
+    /// can say so without playing it (no Trapdoor, a board that does not shift), and the
+    /// turn, with it the round, goes to the other side.
+    fn quiet_move(&self, s: &BoardState) -> Option<Move> {
+        if s.ended.is_some() {
+            return None;
+        }
+        self.game.quiet_move(&s.position)
     }
 
     fn key(&self, s: &BoardState) -> u64 {

@@ -84,6 +84,15 @@ pub trait TurnGame: Sync {
         None
     }
 
+    /// A legal move of the side to move in `s`, found without playing it, after which
+    /// nobody has won and a new round begins, where the game can tell that quickly
+    /// (`None`: it cannot, or there is no such move). The defender's last turn of a
+    /// stipulation is then decided without a move list: such a move refutes `#N` and
+    /// `s#N` alike.
+    fn quiet_move(&self, _s: &Self::State) -> Option<Self::Move> {
+        None
+    }
+
     /// A hash of everything that decides the future of `s` (the transposition table's
     /// key; collisions are checked by the table's own verification word).
     fn key(&self, s: &Self::State) -> u64;

@@ -88,6 +88,24 @@ pub enum Goal {
     SelfLoss,
 }
 
+/// Refutation memory of one line of search: per rounds left and side, the move that
+/// decided the last such node (a win for the attacker, a refutation for the defender).
+/// The same defence refutes most of an attacker's tries, and the same attack answers
+/// most defences: tried right after the table's hint, it decides many nodes at once.
+struct Killers<M> {
+    moves: [Option<M>; 64],
+}
+
+impl<M: Copy> Killers<M> {
+    fn new() -> Killers<M> {
+        Killers { moves: [None; 64] }
+    }
+
+    fn slot(n: u32, attacking: bool) -> usize {
+        (n as usize & 31) * 2 + usize::from(attacking)
+    }
+}
+
 /// One proof search: the game, the attacker, the goal, the table and the limits.
 pub struct Prover<'a, G: TurnGame> {
     game: &'a G,
@@ -156,10 +174,44 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     /// Whether playing `mv` in `s` (n rounds left, this one included) leads to the
     /// attacker's win within them.
     pub fn move_wins(&self, s: &G::State, mv: G::Move, n: u32) -> Proof<bool> {
-        match self.after(s, mv, n) {
-            Ok((next, left)) => self.wins(&next, left),
-            Err(end) => Ok(self.fulfils(s, end)),
+        self.move_wins_with(s, mv, n, &mut Killers::new())
+    }
+
+    fn move_wins_with(
+        &self,
+        s: &G::State,
+        mv: G::Move,
+        n: u32,
+        k: &mut Killers<G::Move>,
+    ) -> Proof<bool> {
+        let next = self.game.play(s, mv);
+        let left = if self.game.new_round(s, &next) {
+            n - 1
+        } else {
+            n
+        };
+        // The defender's last turn, and it has a move that ends nothing
+        // (`TurnGame::quiet_move`): the game goes on, the rounds run out, and the
+        // defender holds, against `#N` and `s#N` alike. Whether the game ended needs no
+        // asking: a side with a legal move is not mated.
+        if left == 1 && self.game.mover(&next) != self.attacker {
+            if let Some(quiet) = self.game.quiet_move(&next) {
+                self.check_limits()?;
+                debug_assert!({
+                    let after = self.game.play(&next, quiet);
+                    self.game.new_round(&next, &after)
+                        && !matches!(self.game.end(&after), Some(End::Win(_)))
+                });
+                return Ok(false);
+            }
         }
+        if let Some(end) = self.game.end(&next) {
+            return Ok(self.fulfils(s, Some(end)));
+        }
+        if left == 0 {
+            return Ok(self.fulfils(s, None));
+        }
+        self.wins_with(&next, left, k)
     }
 
     /// Whether the game's end `end`, brought about by a move from `s`, is the goal.
@@ -175,10 +227,23 @@ impl<'a, G: TurnGame> Prover<'a, G> {
 
     /// Whether the attacker wins within `n` rounds from `s` (the game not over).
     pub fn wins(&self, s: &G::State, n: u32) -> Proof<bool> {
+        self.wins_with(s, n, &mut Killers::new())
+    }
+
+    fn wins_with(&self, s: &G::State, n: u32, k: &mut Killers<G::Move>) -> Proof<bool> {
         self.check_limits()?;
-        let key = self.game.key(s) ^ self.salt;
+        let attacking = self.game.mover(s) == self.attacker;
+        // The defender's last turn is decided by its first move that does not end the
+        // game as the goal asks, mostly its first move: working that out again costs
+        // less than the cache miss of a probe, so such nodes skip the table.
+        let tabled = attacking || n > 1;
+        let key = if tabled {
+            self.game.key(s) ^ self.salt
+        } else {
+            0
+        };
         let mut hint = 0usize;
-        if let Some(b) = self.table.probe(key) {
+        if let Some(b) = tabled.then(|| self.table.probe(key)).flatten() {
             if b.win as u32 <= n {
                 return Ok(true);
             }
@@ -188,23 +253,25 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             hint = b.hint as usize;
         }
         let moves = self.game.moves(s);
-        let attacking = self.game.mover(s) == self.attacker;
-        // The move that decided this state last time (won, or refuted) first. A hint
-        // beyond the list (another state behind the same key) orders nothing, so every
-        // move is still tried.
+        // The move that decided this state last time (won, or refuted) first, then the
+        // one that decided the last node of this kind (`Killers`). A hint beyond the
+        // list (another state behind the same key) orders nothing. Ordering only:
+        // every move is still tried until one decides.
         if hint >= moves.len() {
             hint = 0;
         }
-        let order = (0..moves.len()).map(|i| match i {
-            0 => hint,
-            i if i <= hint => i - 1,
-            i => i,
-        });
+        let slot = Killers::<G::Move>::slot(n, attacking);
+        let killer = k.moves[slot]
+            .and_then(|m| moves.iter().position(|&x| x == m))
+            .filter(|&i| i != hint);
+        let order = std::iter::once(hint)
+            .chain(killer)
+            .chain((0..moves.len()).filter(|&i| i != hint && Some(i) != killer));
         let mut decided = None;
         for i in order {
             // A move that wins for the attacker decides its node; a defence that does
             // not lose decides the defender's.
-            if self.move_wins(s, moves[i], n)? == attacking {
+            if self.move_wins_with(s, moves[i], n, k)? == attacking {
                 decided = Some(i);
                 break;
             }
@@ -214,8 +281,12 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             // No move at all (the game should have ended): nothing is proved won.
             None => !attacking && !moves.is_empty(),
         };
+        if let Some(i) = decided {
+            k.moves[slot] = Some(moves[i]);
+        }
         let hint = decided.map_or(0, |i| i.min(u16::MAX as usize) as u16);
-        if won {
+        if !tabled {
+        } else if won {
             self.table.store(key, Some(n as u8), None, hint);
         } else {
             self.table.store(key, None, Some(n as u8), hint);
@@ -225,8 +296,9 @@ impl<'a, G: TurnGame> Prover<'a, G> {
 
     /// The fewest rounds (up to `n`) within which `mv` wins from `s`, if it does.
     fn fewest_rounds(&self, s: &G::State, mv: G::Move, n: u32) -> Proof<Option<u32>> {
+        let mut k = Killers::new();
         for d in 1..=n {
-            if self.move_wins(s, mv, d)? {
+            if self.move_wins_with(s, mv, d, &mut k)? {
                 return Ok(Some(d));
             }
         }
@@ -236,10 +308,11 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     /// The attacker's moves from `s` that win soonest within `n`, with their rounds.
     fn best_moves(&self, s: &G::State, n: u32) -> Proof<(u32, Vec<G::Move>)> {
         let moves = self.game.moves(s);
+        let mut k = Killers::new();
         for d in 1..=n {
             let mut winners = Vec::new();
             for &mv in &moves {
-                if self.move_wins(s, mv, d)? {
+                if self.move_wins_with(s, mv, d, &mut k)? {
                     winners.push(mv);
                 }
             }
@@ -317,8 +390,9 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             return Ok(None);
         }
         let mut out = Vec::new();
+        let mut k = Killers::new();
         for d in self.game.moves(&next) {
-            if !self.move_wins(&next, d, left)? {
+            if !self.move_wins_with(&next, d, left, &mut k)? {
                 out.push((self.game.coord(&next, d), self.game.notation(&next, d)));
                 if out.len() > limit {
                     break;

@@ -9,6 +9,7 @@
 
 pub mod halt;
 mod order;
+pub use order::CheckInfo;
 pub mod solution;
 mod table_key;
 pub mod tt;
@@ -21,9 +22,7 @@ use crate::position::Position;
 use crate::trapdoor::FallOrder;
 use crate::types::Role;
 use halt::Halt;
-use order::{
-    CheckCandidates, CheckInfo, FallChecks, FlightCover, FlightTakers, Flights, KingEscapes,
-};
+use order::{CheckCandidates, FallChecks, FlightCover, FlightTakers, Flights, KingEscapes};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
