@@ -6,11 +6,12 @@
 
 use super::{End, TurnGame};
 use crate::search::halt::Halt;
+use crate::search::nodes::NodeCounter;
 use crate::search::solution::{thread_pool, SolveOptions};
 use crate::search::tt::Table;
 use crate::types::Color;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The search was stopped (time limit or interrupt) before it finished.
@@ -116,7 +117,7 @@ pub struct Prover<'a, G: TurnGame> {
     salt: u64,
     /// Ctrl-C, the deadline and the hand-over to more threads.
     halt: Halt<'a>,
-    nodes: AtomicU64,
+    nodes: NodeCounter,
 }
 
 impl<'a, G: TurnGame> Prover<'a, G> {
@@ -135,16 +136,16 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             table,
             salt: table.new_search() ^ (attacker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             halt: Halt::new(stop, deadline),
-            nodes: AtomicU64::new(0),
+            nodes: NodeCounter::default(),
         }
     }
 
     pub fn nodes(&self) -> u64 {
-        self.nodes.load(Ordering::Relaxed)
+        self.nodes.total()
     }
 
     fn check_limits(&self) -> Proof<()> {
-        let count = self.nodes.fetch_add(1, Ordering::Relaxed);
+        let count = self.nodes.count();
         if count & 0x3FF == 0 {
             self.halt.poll();
         }

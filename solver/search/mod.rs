@@ -8,6 +8,7 @@
 //! the last ply, and parallel search over root moves and first defences.
 
 pub mod halt;
+pub mod nodes;
 mod order;
 pub use order::CheckInfo;
 pub mod solution;
@@ -22,9 +23,10 @@ use crate::position::Position;
 use crate::trapdoor::FallOrder;
 use crate::types::Role;
 use halt::Halt;
+use nodes::NodeCounter;
 use order::{CheckCandidates, FallChecks, FlightCover, FlightTakers, Flights, KingEscapes};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use table_key::TableKeys;
 use tt::Table;
@@ -68,40 +70,6 @@ pub struct Searcher<'a, T: Terrain> {
     /// Search the defences of deep nodes in parallel (when the root alone is too small
     /// to keep the threads busy).
     pub split_defences: bool,
-}
-
-/// Nodes searched, counted per thread on a cache line of its own: one shared counter
-/// would bounce between the cores at every node.
-struct NodeCounter {
-    slots: Box<[PaddedCount]>,
-}
-
-#[repr(align(128))]
-#[derive(Default)]
-struct PaddedCount(AtomicU64);
-
-/// Threads with a slot of their own; others share slots (still exact, only slower).
-const COUNTER_SLOTS: usize = 64;
-
-impl Default for NodeCounter {
-    fn default() -> NodeCounter {
-        NodeCounter {
-            slots: (0..COUNTER_SLOTS).map(|_| PaddedCount::default()).collect(),
-        }
-    }
-}
-
-impl NodeCounter {
-    /// Counts one node; returns this thread's count before it.
-    #[inline(always)]
-    fn count(&self) -> u64 {
-        let slot = rayon::current_thread_index().map_or(0, |i| (i + 1) % COUNTER_SLOTS);
-        self.slots[slot].0.fetch_add(1, Ordering::Relaxed)
-    }
-
-    fn total(&self) -> u64 {
-        self.slots.iter().map(|s| s.0.load(Ordering::Relaxed)).sum()
-    }
 }
 
 /// Depth from which parallel splitting of defences pays for its overhead.
