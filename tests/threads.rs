@@ -6,7 +6,9 @@
 
 mod common;
 
-use fairysolve::generic::search::{solve as core_solve, solve_for, Goal};
+use fairysolve::generic::search::{solve_for, Goal};
+use fairysolve::generic::TurnGame;
+use fairysolve::problem::Aim;
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use std::sync::atomic::AtomicBool;
@@ -82,6 +84,39 @@ fn single_board_answers_do_not_depend_on_when_the_threads_join() {
     );
 }
 
+/// The goal of a stipulation the core proves by `solve_for` (help-mates have their own
+/// search).
+fn goal_of(aim: Aim) -> Option<Goal> {
+    match aim {
+        Aim::Direct => Some(Goal::Win),
+        Aim::Selfmate => Some(Goal::SelfLoss),
+        Aim::Help => None,
+    }
+}
+
+/// The core's answer on two threads equals one thread's at every hand-over moment;
+/// returns the runs compared.
+fn core_agrees<G: TurnGame>(
+    game: &G,
+    goal: Goal,
+    state: &G::State,
+    moves: u32,
+    line: &str,
+) -> usize {
+    let answer = |opts: &SolveOptions| {
+        let table = Table::new(8);
+        let stop = AtomicBool::new(false);
+        let sol = solve_for(game, goal, &table, state, moves, opts, &stop, &|_, _| {});
+        assert!(sol.finished());
+        format!("{:?} {:?} {:?}", sol.keys, sol.tries, sol.trees)
+    };
+    let one = answer(&options(1, Duration::ZERO));
+    for solo in SOLO_TIMES {
+        assert_eq!(one, answer(&options(2, solo)), "{line} at {solo:?}");
+    }
+    SOLO_TIMES.len()
+}
+
 /// The solver core: the Underworld and Looking-Glass collections, `#N` and `s#N`.
 #[test]
 fn core_answers_do_not_depend_on_when_the_threads_join() {
@@ -89,56 +124,19 @@ fn core_answers_do_not_depend_on_when_the_threads_join() {
     for rec in common::records("positions/underworld/problems.epd") {
         let line = fairysolve::epd::write_record(&rec);
         let p = fairysolve::underworld::setup::read_line(&line).unwrap();
-        let Some(stip) = p.stipulation else { continue };
-        let goal = match stip.aim {
-            fairysolve::problem::Aim::Direct => Goal::Win,
-            fairysolve::problem::Aim::Selfmate => Goal::SelfLoss,
-            fairysolve::problem::Aim::Help => continue,
-        };
-        let game = fairysolve::underworld::Underworld;
-        let answer = |opts: &SolveOptions| {
-            let table = Table::new(8);
-            let stop = AtomicBool::new(false);
-            let sol = solve_for(
-                &game,
-                goal,
-                &table,
-                &p.state,
-                stip.moves,
-                opts,
-                &stop,
-                &|_, _| {},
-            );
-            assert!(sol.finished());
-            format!("{:?} {:?} {:?}", sol.keys, sol.tries, sol.trees)
-        };
-        let one = answer(&options(1, Duration::ZERO));
-        for solo in SOLO_TIMES {
-            assert_eq!(one, answer(&options(2, solo)), "{line} at {solo:?}");
-            compared += 1;
+        if let Some((stip, goal)) = p.stipulation.and_then(|s| Some((s, goal_of(s.aim)?))) {
+            let game = fairysolve::underworld::Underworld;
+            compared += core_agrees(&game, goal, &p.state, stip.moves, &line);
         }
     }
     for rec in common::records("positions/glass/problems.epd") {
         let line = fairysolve::epd::write_record(&rec);
         let p = fairysolve::glass::setup::read_line(&line).unwrap();
-        let Some(stip) = p.stipulation else { continue };
-        if stip.aim != fairysolve::problem::Aim::Direct {
-            continue;
-        }
-        let game = fairysolve::glass::Glass {
-            attacker: p.state.turn,
-        };
-        let answer = |opts: &SolveOptions| {
-            let table = Table::new(8);
-            let stop = AtomicBool::new(false);
-            let sol = core_solve(&game, &table, &p.state, stip.moves, opts, &stop, &|_, _| {});
-            assert!(sol.finished());
-            format!("{:?} {:?} {:?}", sol.keys, sol.tries, sol.trees)
-        };
-        let one = answer(&options(1, Duration::ZERO));
-        for solo in SOLO_TIMES {
-            assert_eq!(one, answer(&options(2, solo)), "{line} at {solo:?}");
-            compared += 1;
+        if let Some((stip, goal)) = p.stipulation.and_then(|s| Some((s, goal_of(s.aim)?))) {
+            let game = fairysolve::glass::Glass {
+                attacker: p.state.turn,
+            };
+            compared += core_agrees(&game, goal, &p.state, stip.moves, &line);
         }
     }
     assert!(compared >= 28, "only {compared} runs compared");
