@@ -3,6 +3,9 @@
 //! still answered. Also: limits that end long work with a partial report, and input
 //! that is read as it comes (a pipe, an endless line).
 
+mod common;
+
+use common::{bin, text};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
@@ -15,14 +18,6 @@ const GOOD: &str = "k7/8/1K6/8/8/8/8/7R w - - dm 1;";
 /// The 36 s retro question of the issue (Trapdoor T=3 with four timers given).
 const SLOW_RETRO: &str =
     "1qkb4/2P5/q1r5/p7/2RK1rr1/8/4N3/1B6 w - - trapdoor 3; timers \"a6:2 g4:1 c8:3 a5:1\"; dm 2;";
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Runs a command to its end, failing the test if it takes longer than `limit`.
 fn run_within(cmd: &mut Command, limit: Duration) -> (Output, Duration) {

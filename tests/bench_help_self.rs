@@ -2,23 +2,13 @@
 //! h#, the first moves of all solutions) are compared with fairysolve's: equal, the row
 //! says so and the exit status is 0; different, a message naming the suite and exit 1.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{run, text};
 
 #[cfg(unix)]
 #[test]
 fn bench_compares_help_and_self_keys_with_a_peer() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = std::env::temp_dir().join(format!("fairysolve-bench-hs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let suite = dir.join("suite.epd");
@@ -35,14 +25,12 @@ fn bench_compares_help_and_self_keys_with_a_peer() {
     std::fs::write(&suite, lines.join("\n")).unwrap();
     // h#2 helpmate-04a has one solution, 1...Ka7; s#2 selfmate-01 the key Qg4-h4.
     let peer = |name: &str, help_keys: &str| {
-        let path = dir.join(name);
-        let script = format!(
-            "#!/bin/sh\ncase \"$1\" in\n  *helpmate-04a*) echo \"keys: {help_keys} time: 0.5\" ;;\n  \
-             *) echo \"keys: g4h4 time: 0.25\" ;;\nesac\n"
-        );
-        std::fs::write(&path, script).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.to_string_lossy().into_owned()
+        common::fake_peer(
+            &dir.join(name),
+            "helpmate-04a",
+            &format!("keys: {help_keys} time: 0.5"),
+            "keys: g4h4 time: 0.25",
+        )
     };
     let (right, wrong) = (peer("right.sh", "b6a7"), peer("wrong.sh", "b6a7 b7c5"));
     let suite = suite.to_string_lossy().into_owned();

@@ -3,23 +3,8 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    common::run_with_stdin(args, input)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{run, run_with_stdin as run_stdin, text};
+use std::process::Output;
 
 /// The one JSON object a command printed for one position.
 fn json(out: &Output) -> serde_json::Value {
@@ -487,7 +472,6 @@ fn show_writes_the_line_back() {
 #[cfg(unix)]
 #[test]
 fn bench_compares_key_sets_with_a_peer() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = std::env::temp_dir().join(format!("fairysolve-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let suite = dir.join("suite.epd");
@@ -497,14 +481,12 @@ fn bench_compares_key_sets_with_a_peer() {
         .collect();
     std::fs::write(&suite, lines.join("\n")).unwrap();
     let peer = |name: &str, keys_01: &str| {
-        let path = dir.join(name);
-        let script = format!(
-            "#!/bin/sh\ncase \"$1\" in\n  *2mover-01*) echo \"keys: {keys_01} time: 0.25\" ;;\n  \
-             *) echo \"keys: d4f5 time: 0.25\" ;;\nesac\n"
-        );
-        std::fs::write(&path, script).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.to_string_lossy().into_owned()
+        common::fake_peer(
+            &dir.join(name),
+            "2mover-01",
+            &format!("keys: {keys_01} time: 0.25"),
+            "keys: d4f5 time: 0.25",
+        )
     };
     let (right, wrong) = (peer("right.sh", "f3e5"), peer("wrong.sh", "a1a2"));
     let suite = suite.to_string_lossy().into_owned();

@@ -3,16 +3,15 @@
 //! command; the shards of a run merged are the unsharded run, byte for byte; a run
 //! resumes where it stopped; its parameters are checked with messages.
 
+mod common;
+
+use common::bin;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 fn fairysolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    bin().args(args).stdin(Stdio::null()).output().unwrap()
 }
 
 fn stdout(out: &Output) -> String {
@@ -272,24 +271,22 @@ fn the_shard_index_comes_from_slurm_or_kubernetes() {
         "600",
     ];
     let given = stdout(&fairysolve(&[&base[..], &["--shard", "2/4"]].concat()));
-    for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-            .args(base)
+    // `--shard 4` with K taken from `var` set to 2, or from no variable at all.
+    let shard_of_4 = |var: Option<&str>| {
+        let mut cmd = bin();
+        cmd.args(base)
             .args(["--shard", "4"])
             .env_remove("SLURM_ARRAY_TASK_ID")
-            .env_remove("JOB_COMPLETION_INDEX")
-            .env(var, "2")
-            .output()
-            .unwrap();
-        assert_eq!(stdout(&out), given, "{var}");
+            .env_remove("JOB_COMPLETION_INDEX");
+        if let Some(var) = var {
+            cmd.env(var, "2");
+        }
+        cmd.output().unwrap()
+    };
+    for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+        assert_eq!(stdout(&shard_of_4(Some(var))), given, "{var}");
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-        .args(base)
-        .args(["--shard", "4"])
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .output()
-        .unwrap();
+    let out = shard_of_4(None);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
@@ -332,24 +329,9 @@ fn a_rerun_resumes_where_the_run_stopped() {
 fn an_interrupted_run_keeps_its_puzzles_and_resumes() {
     let path = temp("interrupted.epd");
     let file = path.to_str().unwrap();
-    let args = [
-        "generate",
-        "--threads",
-        "2",
-        "--stip",
-        "s#1",
-        "--seed",
-        "3",
-        "--count",
-        "1000000",
-        "-o",
-        file,
-    ];
-    let child = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-        .args(args)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let run = ["--stip", "s#1", "--seed", "3", "--count", "1000000"];
+    let args = [&["generate", "--threads", "2"][..], &run, &["-o", file]].concat();
+    let child = bin().args(&args).stderr(Stdio::piped()).spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     // SAFETY: sending a signal to our own child process.
     unsafe {
@@ -364,19 +346,10 @@ fn an_interrupted_run_keeps_its_puzzles_and_resumes() {
     let next = resume["next"].as_u64().unwrap();
     assert!(next > 0);
     let limit = (next + 20_000).to_string();
-    let mut again = args.to_vec();
+    let mut again = args.clone();
     again.extend(["--candidates", limit.as_str()]);
     stdout(&fairysolve(&again));
-    let fresh = generate(&[
-        "--stip",
-        "s#1",
-        "--seed",
-        "3",
-        "--count",
-        "1000000",
-        "--candidates",
-        &limit,
-    ]);
+    let fresh = generate(&[&run[..], &["--candidates", &limit]].concat());
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         fresh.join("\n") + if fresh.is_empty() { "" } else { "\n" }

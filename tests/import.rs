@@ -8,23 +8,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    common::run_with_stdin(args, input)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{run, run_with_stdin as run_stdin, text};
 
 /// The lines `import` writes for a Popeye input given on standard input, with the exit
 /// status and the messages.

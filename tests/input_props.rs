@@ -5,6 +5,8 @@
 //! (round trips, located messages); this file adds every bundled line, the two-board
 //! readers and the commands.
 
+mod common;
+
 use fairysolve::epd::{parse_line, Line};
 use proptest::prelude::*;
 use std::io::Write;
@@ -178,7 +180,7 @@ fn input_of(chunks: &[Vec<u8>]) -> (Vec<u8>, Vec<usize>) {
 /// Runs a command on `input` as its standard input, with a bound on its time: a hang
 /// fails the test. Returns the exit status and standard output.
 fn run(args: &[&str], input: Vec<u8>) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+    let mut child = common::bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::{run, text};
 use fairysolve::epd::{self, Record};
 use fairysolve::svg::document::{BACKGROUND, BADGE, BADGE_RADIUS, DARK_SQUARE, LIGHT_SQUARE};
 use fairysolve::svg::figures::{figure_document, role_name};
@@ -19,19 +20,6 @@ use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairysolve"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {

@@ -7,10 +7,9 @@
 use super::{End, TurnGame};
 use crate::search::halt::Halt;
 use crate::search::nodes::NodeCounter;
-use crate::search::solution::{thread_pool, SolveOptions};
+use crate::search::solution::{alone_then_shared, SolveOptions};
 use crate::search::tt::Table;
 use crate::types::Color;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -158,14 +157,29 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     /// The state after `mv` and the rounds left there, or how the game ended.
     fn after(&self, s: &G::State, mv: G::Move, n: u32) -> Result<(G::State, u32), Option<End>> {
         let next = self.game.play(s, mv);
-        if let Some(end) = self.game.end(&next) {
-            return Err(Some(end));
-        }
-        let left = if self.game.new_round(s, &next) {
+        let left = self.rounds_left(s, &next, n);
+        Self::goes_on(self.game.end(&next), next, left)
+    }
+
+    /// The rounds left at `next`, reached from `s` with `n` left.
+    fn rounds_left(&self, s: &G::State, next: &G::State, n: u32) -> u32 {
+        if self.game.new_round(s, next) {
             n - 1
         } else {
             n
-        };
+        }
+    }
+
+    /// `next` with its rounds left if the play goes on there: not when the game has
+    /// ended (`end`), nor when the rounds are spent (`Err(None)`).
+    fn goes_on(
+        end: Option<End>,
+        next: G::State,
+        left: u32,
+    ) -> Result<(G::State, u32), Option<End>> {
+        if end.is_some() {
+            return Err(end);
+        }
         if left == 0 {
             return Err(None);
         }
@@ -186,11 +200,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         k: &mut Killers<G::Move>,
     ) -> Proof<bool> {
         let next = self.game.play(s, mv);
-        let left = if self.game.new_round(s, &next) {
-            n - 1
-        } else {
-            n
-        };
+        let left = self.rounds_left(s, &next, n);
         // The defender's last turn, and it has a move that ends nothing
         // (`TurnGame::quiet_move`): the game goes on, the rounds run out, and the
         // defender holds, against `#N` and `s#N` alike. Whether the game ended needs no
@@ -206,13 +216,10 @@ impl<'a, G: TurnGame> Prover<'a, G> {
                 return Ok(false);
             }
         }
-        if let Some(end) = self.game.end(&next) {
-            return Ok(self.fulfils(s, Some(end)));
+        match Self::goes_on(self.game.end(&next), next, left) {
+            Ok((next, left)) => self.wins_with(&next, left, k),
+            Err(end) => Ok(self.fulfils(s, end)),
         }
-        if left == 0 {
-            return Ok(self.fulfils(s, None));
-        }
-        self.wins_with(&next, left, k)
     }
 
     /// Whether the game's end `end`, brought about by a move from `s`, is the goal.
@@ -453,25 +460,15 @@ pub fn solve_for<G: TurnGame>(
     // by then); the first moves left then go to every thread, the one cut short taken
     // up again from what it proved, kept in the table.
     let threads = opts.threads.max(1);
-    let mut verdicts: Vec<Proof<Option<u32>>> = Vec::with_capacity(roots.len());
-    if threads > 1 {
-        prover.halt.hand_over_at(start + opts.solo_time);
-    }
-    for mv in &roots {
-        let r = one_root(mv);
-        if r.is_err() && prover.halt.handed_over() {
-            break;
-        }
-        verdicts.push(r);
-    }
-    prover.halt.resume();
-    let shared = verdicts.len() < roots.len();
-    if shared {
-        let left = &roots[verdicts.len()..];
-        verdicts.extend(
-            thread_pool(threads).install(|| left.par_iter().map(one_root).collect::<Vec<_>>()),
-        );
-    }
+    let (verdicts, shared) = alone_then_shared(
+        &prover.halt,
+        (threads > 1).then(|| start + opts.solo_time),
+        threads,
+        &roots,
+        one_root,
+        one_root,
+        |r| r.is_err(),
+    );
     let mut keys = Vec::new();
     let mut failed = Vec::new();
     let mut unresolved = Vec::new();

@@ -2,7 +2,7 @@
 //! their refutations, and the solution tree composers read (threat, defences, the
 //! attacker's continuations with duals).
 
-use super::halt::SOLO_TIME;
+use super::halt::{Halt, SOLO_TIME};
 use super::tt::Table;
 use super::{Killers, Limits, SearchResult, Searcher};
 use crate::game::{Game, Outcome, Played};
@@ -195,8 +195,8 @@ pub fn solve<T: Terrain>(
     // Few first moves: split the defences below them too; many: the first moves alone
     // keep every thread busy, and splitting deeper only adds speculative work.
     searcher.split_defences = threads > 1 && roots.len() < 4 * threads;
-    // The threads join only when the search proves long (see `SOLO_TIME`); until
-    // then none is started.
+    // The threads join only when the search proves long (see `alone_then_shared`);
+    // until then none is started.
     let pool = || thread_pool(threads);
     let mut shared = false;
 
@@ -233,46 +233,29 @@ pub fn solve<T: Terrain>(
             }
             (i, r)
         };
-        let results: Vec<(usize, SearchResult<Option<u32>>)> = if threads > 1 && to == n {
-            // This thread alone until `opts.solo_time` from the start: most problems are
-            // solved by then, and waking threads would cost them more than it saves.
-            // Then the first moves left go to every thread; the one cut short starts
-            // again from what it proved, kept in the table.
-            searcher.halt.hand_over_at(start + opts.solo_time);
-            let mut results = Vec::with_capacity(pending.len());
-            let mut left = pending.len();
-            for (j, &i) in pending.iter().enumerate() {
-                let (i, r) = one_root(i, &mut k);
-                if r.is_err() && searcher.halt.handed_over() {
-                    left = j;
-                    break;
-                }
-                results.push((i, r));
-            }
-            searcher.halt.resume();
-            if left < pending.len() {
-                shared = true;
-                results.extend(pool().install(|| {
-                    pending[left..]
-                        .par_iter()
-                        .map(|&i| {
-                            // Each worker keeps its refutation memory from one first
-                            // move to the next, as a single thread does. Taken out of
-                            // the cell, not borrowed: a worker waiting inside this
-                            // search may steal another first move (or problem) and
-                            // take the cell's memory.
-                            let mut k = THREAD_KILLERS.with(|c| c.take());
-                            let r = one_root(i, &mut k);
-                            THREAD_KILLERS.with(|c| c.replace(k));
-                            r
-                        })
-                        .collect::<Vec<_>>()
-                }));
-            }
-            results
-        } else {
-            pending.iter().map(|&i| one_root(i, &mut k)).collect()
-        };
+        // In the last round this thread works alone until `opts.solo_time` from the
+        // start: most problems are solved by then, and waking threads would cost them
+        // more than it saves. Then the first moves left go to every thread.
+        let hand_over = (threads > 1 && to == n).then(|| start + opts.solo_time);
+        let (results, used) = alone_then_shared(
+            &searcher.halt,
+            hand_over,
+            threads,
+            &pending,
+            |&i| one_root(i, &mut k),
+            |&i| {
+                // Each worker keeps its refutation memory from one first move to the
+                // next, as a single thread does. Taken out of the cell, not borrowed: a
+                // worker waiting inside this search may steal another first move (or
+                // problem) and take the cell's memory.
+                let mut k = THREAD_KILLERS.with(|c| c.take());
+                let r = one_root(i, &mut k);
+                THREAD_KILLERS.with(|c| c.replace(k));
+                r
+            },
+            |(_, r)| r.is_err(),
+        );
+        shared |= used;
         pending.clear();
         for (i, r) in results {
             match r {
@@ -407,6 +390,43 @@ pub fn thread_pool(threads: usize) -> Arc<rayon::ThreadPool> {
     );
     pools.push((threads, pool.clone()));
     pool
+}
+
+/// Works through `items` on this thread until `hand_over` (never, when `None`), then, if
+/// any are left, on `threads` threads (see `halt::SOLO_TIME`). The item the hand-over
+/// cut short is worked on again, from what its search kept in the table. `alone` and
+/// `shared` do the same work (the second keeps its per-thread state where a pool thread
+/// finds it); `stopped` tells a result cut short. Returns the results in the order of
+/// `items`, and whether the other threads were used.
+pub fn alone_then_shared<I: Sync, R: Send>(
+    halt: &Halt,
+    hand_over: Option<Instant>,
+    threads: usize,
+    items: &[I],
+    mut alone: impl FnMut(&I) -> R,
+    shared: impl Fn(&I) -> R + Sync,
+    stopped: impl Fn(&R) -> bool,
+) -> (Vec<R>, bool) {
+    if let Some(moment) = hand_over {
+        halt.hand_over_at(moment);
+    }
+    let mut results = Vec::with_capacity(items.len());
+    for item in items {
+        let r = alone(item);
+        if stopped(&r) && halt.handed_over() {
+            break;
+        }
+        results.push(r);
+    }
+    halt.resume();
+    let left = &items[results.len()..];
+    let used = !left.is_empty();
+    if used {
+        results.extend(
+            thread_pool(threads).install(|| left.par_iter().map(&shared).collect::<Vec<_>>()),
+        );
+    }
+    (results, used)
 }
 
 /// Attacker moves from `pos` that win within exactly the fewest moves possible (up to

@@ -108,11 +108,26 @@ mod test_rng;
 #[allow(unused_imports)]
 pub use test_rng::Rng;
 
+/// The fairysolve binary of this build, as a command to give arguments to.
+pub fn bin() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+}
+
+/// Runs the binary with `args` and no input.
+pub fn run(args: &[&str]) -> std::process::Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// An output stream as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
 /// Runs the binary with `args`, writing `input` to its standard input.
 pub fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
     use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairysolve"))
+    use std::process::Stdio;
+    let mut child = bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -130,3 +145,17 @@ pub fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
 
 /// Help- and self-mates of the collections, solved and published.
 pub mod help_self;
+
+/// A stand-in peer for `bench --peer`, written to `path`: a script that prints
+/// `answer` for a position line containing `pattern`, and `otherwise` for any other.
+/// Returns its path.
+#[cfg(unix)]
+pub fn fake_peer(path: &std::path::Path, pattern: &str, answer: &str, otherwise: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let script = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  *{pattern}*) echo \"{answer}\" ;;\n  *) echo \"{otherwise}\" ;;\nesac\n"
+    );
+    std::fs::write(path, script).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
