@@ -180,6 +180,8 @@ pub struct Game<T: Terrain = Standard> {
     /// Under Taxi, the price of the dearest move on this terrain (rules.md 2.1): from
     /// this cash on, every move is affordable. Worked out once, square by square.
     taxi_dearest: u32,
+    /// Help play's distances (`search::mate_bound`), fetched on first use.
+    mate_tables: std::sync::OnceLock<std::sync::Arc<crate::search::mate_bound::MateTables>>,
 }
 
 impl Game<Standard> {
@@ -199,7 +201,22 @@ impl<T: Terrain> Game<T> {
             taxi_dearest: rules.taxi.map_or(0, |_| taxi::dearest_move_on(&terrain)),
             terrain,
             rules,
+            mate_tables: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Whether the side that does not win (`!winner`) surely cannot be mated by
+    /// `winner` with the last of `turns` turns from `pos` (`search::mate_bound`); never
+    /// said on a board that shifts, whose distances change with the board.
+    pub fn mate_out_of_reach(&self, pos: &Position, winner: Color, turns: u32) -> bool {
+        let Some(geo) = self.terrain.fixed() else {
+            return false;
+        };
+        let tables = self
+            .mate_tables
+            .get_or_init(|| crate::search::mate_bound::MateTables::for_geometry(geo));
+        let taxi = self.rules.taxi.is_some();
+        tables.hopeless(geo, pos, winner, turns, !taxi, taxi)
     }
 
     pub fn rules(&self) -> &Rules {

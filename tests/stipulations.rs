@@ -155,9 +155,10 @@ fn rule_8_2_help_mates_equal_the_definition() {
         help_lines(&p.game, &p.position, turns, &mut Vec::new(), &mut want);
         want.sort();
         let stop = AtomicBool::new(false);
+        let table = fairysolve::search::tt::Table::new(4);
         let got: Vec<String> = fairysolve::with_game!(&p.game, g => {
             let game = OneBoard { game: g, attacker: p.position.turn() };
-            let sol = solve_help(&game, &BoardState::new(p.position), Color::White, turns, &[], &stop, None);
+            let sol = solve_help(&game, &BoardState::new(p.position), Color::White, turns, &[], &table, &stop, None);
             assert!(sol.complete);
             sol.solutions.iter().map(|l| l.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>().join(" ")).collect()
         });

@@ -42,7 +42,7 @@ fn key_set(p: &Problem, table: &Table) -> Vec<String> {
             Aim::Help => {
                 let game = OneBoard { game: g, attacker: p.position.turn() };
                 let turns = 2 * stip.moves + stip.half as u32;
-                let sol = solve_help(&game, &BoardState::new(p.position), Color::White, turns, &[], stop, None);
+                let sol = solve_help(&game, &BoardState::new(p.position), Color::White, turns, &[], table, stop, None);
                 sol.solutions.iter().map(|l| l[0].0.clone()).collect()
             }
             aim => {

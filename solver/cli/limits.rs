@@ -59,6 +59,16 @@ pub fn positive_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `--max-solutions N`: a whole number of at least 1.
+pub fn solution_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of solutions: a whole number of at least 1 expected"
+        )),
+    }
+}
+
 /// The moment `--time-limit SECONDS` counted from now runs out.
 pub fn deadline(seconds: Option<f64>) -> Option<Instant> {
     seconds.map(|s| Instant::now() + Duration::from_secs_f64(s))

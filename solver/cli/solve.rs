@@ -59,6 +59,9 @@ pub struct SolveArgs {
     /// Black were to move, with White's answers (rules.md 8.4).
     #[arg(long = "set-play")]
     pub set_play: bool,
+    /// Help play: stop after N solutions (N >= 1), saying that it stopped.
+    #[arg(long = "max-solutions", value_parser = super::limits::solution_count)]
+    pub max_solutions: Option<usize>,
     #[command(flatten)]
     pub variants: VariantFlags,
 }

@@ -188,7 +188,7 @@ fn solve_core<G: TurnGame>(
     let goal = match stip.aim {
         Aim::Direct => Goal::Win,
         Aim::Selfmate => Goal::SelfLoss,
-        Aim::Help => return help_report(item, game, root, p, stip, args, opts),
+        Aim::Help => return help_report(item, game, root, p, stip, args, opts, table, bar),
     };
     if stip.aim == Aim::Selfmate && game.mover(root) != Color::White {
         return refused(
@@ -458,18 +458,23 @@ fn refused(item: &Item, args: &SolveArgs, message: &str) -> Report {
     out
 }
 
-/// A help-mate's line as composers write it: Black's move first for `h#N`
-/// (`1.Kd5 Qe1 2.Ke4 Qe3#`), White's for `h#N.5` (`1.Qe1 Kd5 2.Qe3#`), numbered by pairs.
-fn help_text(line: &[(String, String)]) -> String {
+/// A help-mate's line as composers write it, numbered by pairs that begin with Black's
+/// move: `1.Kd5 Qe1 2.Ke4 Qe3#` for `h#N`; `h#N.5` begins with White's move alone,
+/// `1...Qe1 2.Kd5 Qe3#`.
+fn help_text(line: &[(String, String)], white_first: bool) -> String {
     let mut out = String::new();
+    // The place of each move in its pair: White's first move of h#N.5 is the second
+    // half of the first pair.
+    let shift = white_first as usize;
     for (i, (_, notation)) in line.iter().enumerate() {
-        if i % 2 == 0 {
-            if i > 0 {
-                out.push(' ');
-            }
-            let _ = write!(out, "{}.", i / 2 + 1);
-        } else {
+        let at = i + shift;
+        if i > 0 {
             out.push(' ');
+        }
+        if at % 2 == 0 {
+            let _ = write!(out, "{}.", at / 2 + 1);
+        } else if i == 0 {
+            out.push_str("1...");
         }
         out.push_str(notation);
     }
@@ -477,6 +482,9 @@ fn help_text(line: &[(String, String)]) -> String {
 }
 
 /// Solves and reports a help-mate (rules.md 8.2): every solution, the short ones apart.
+/// Run alone (`stream`), the heading and each solution are printed as they are proved,
+/// with a progress bar on a terminal; in a batch the report is written whole.
+#[allow(clippy::too_many_arguments)]
 fn help_report<G: TurnGame>(
     item: &Item,
     game: &G,
@@ -485,7 +493,10 @@ fn help_report<G: TurnGame>(
     stip: Stipulation,
     args: &SolveArgs,
     opts: &SolveOptions,
+    table: &Table,
+    stream: bool,
 ) -> Report {
+    use fairysolve::generic::help::{solve_help_with, HelpEvent, HelpLimits};
     if !p.alternating {
         return refused(item, args, &format!("{stip}: help-mates are defined for games whose sides take turns one move each (rules.md 8.2); not built for Underworld"));
     }
@@ -508,15 +519,63 @@ fn help_report<G: TurnGame>(
     let turns = 2 * stip.moves + stip.half as u32;
     let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
     let start = std::time::Instant::now();
-    let sol = fairysolve::generic::help::solve_help(
-        game,
-        root,
-        Color::White,
-        turns,
-        &short,
-        &super::limits::INTERRUPTED,
-        opts.time_limit.map(|d| start + d),
-    );
+    let stream = stream && !args.json;
+    let mut text = String::new();
+    text.push_str(&p.heading(item, stip));
+    let bar = super::solve::first_moves_bar(item, args, stream);
+    if let Some(b) = &bar {
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {msg} [{bar:30}] {pos}/{len} first moves, {prefix} ({elapsed})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_prefix("0 solutions");
+        b.enable_steady_tick(std::time::Duration::from_millis(200));
+    }
+    let print = |text: &mut String| {
+        if stream {
+            let out = std::mem::take(text);
+            match &bar {
+                Some(b) => b.suspend(|| print!("{out}")),
+                None => print!("{out}"),
+            }
+        }
+    };
+    print(&mut text);
+    let mut on_event = |e: HelpEvent| match e {
+        HelpEvent::Found { line, short } => {
+            if !args.json {
+                let _ = writeln!(
+                    text,
+                    "{}{}",
+                    if short { "short: " } else { "" },
+                    help_text(line, stip.half)
+                );
+                print(&mut text);
+            }
+        }
+        HelpEvent::Progress { done, total, found } => {
+            if let Some(b) = &bar {
+                b.set_length(total as u64);
+                b.set_position(done as u64);
+                b.set_prefix(format!(
+                    "{found} solution{}",
+                    if found == 1 { "" } else { "s" }
+                ));
+            }
+        }
+    };
+    let limits = HelpLimits {
+        stop: &super::limits::INTERRUPTED,
+        deadline: opts.time_limit.map(|d| start + d),
+        max_solutions: args.max_solutions,
+        first_short_stops: false,
+    };
+    let sol = solve_help_with(game, root, Color::White, turns, &short, table, limits, &mut on_event);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
     let elapsed = start.elapsed();
     let coords = |lines: &[Vec<(String, String)>]| -> Vec<Vec<String>> {
         lines
@@ -531,7 +590,9 @@ fn help_report<G: TurnGame>(
         .map(|(c, _)| c.clone())
         .collect();
     keys.dedup();
-    let status = if !sol.complete {
+    let status = if sol.capped {
+        "stopped"
+    } else if !sol.complete {
         "timeout"
     } else if sol.solutions.is_empty() {
         "no-solution"
@@ -541,7 +602,7 @@ fn help_report<G: TurnGame>(
     let mut out = Report {
         stdout: String::new(),
         stderr: String::new(),
-        ok: sol.complete,
+        ok: sol.complete || sol.capped,
     };
     if args.json {
         let v = json!({
@@ -552,34 +613,44 @@ fn help_report<G: TurnGame>(
             "keys": keys,
             "solutions": coords(&sol.solutions),
             "short_solutions": coords(&sol.short),
+            "short_length": sol.short_turns,
             "error": null,
             "nodes": sol.nodes,
             "millis": elapsed.as_millis() as u64,
             "threads": 1,
             "complete": sol.complete,
+            "max_solutions_reached": sol.capped,
         });
         let _ = writeln!(out.stdout, "{v}");
         return out;
     }
-    let s = &mut out.stdout;
-    s.push_str(&p.heading(item, stip));
-    if !sol.complete {
-        s.push_str(
-            "stopped before the search was complete: the solutions listed are those found\n",
+    let n = sol.solutions.len();
+    if sol.capped {
+        let _ = writeln!(
+            text,
+            "stopped after {n} solution{} (--max-solutions): there may be more",
+            if n == 1 { "" } else { "s" }
+        );
+    } else if !sol.complete {
+        let _ = writeln!(
+            text,
+            "stopped before the search was complete ({}): {} of {} first moves searched; the solutions listed are those found",
+            if super::limits::interrupted() { "interrupted" } else { "time limit" },
+            sol.first_moves_done,
+            sol.first_moves
+        );
+    } else if n == 0 {
+        text.push_str("no solution\n");
+    }
+    if let Some(t) = sol.short_turns.filter(|&t| t + 2 < turns) {
+        let _ = writeln!(
+            text,
+            "short solutions in {} moves; longer short lines not searched",
+            help_length(t)
         );
     }
-    for line in &sol.solutions {
-        let _ = writeln!(s, "{}", help_text(line));
-    }
-    if sol.solutions.is_empty() && sol.complete {
-        s.push_str("no solution\n");
-    }
-    for line in &sol.short {
-        let _ = writeln!(s, "short: {}", help_text(line));
-    }
-    let n = sol.solutions.len();
     let _ = writeln!(
-        s,
+        text,
         "{n} solution{}{} · {} nodes in {} ms",
         if n == 1 { "" } else { "s" },
         if sol.short.is_empty() {
@@ -590,7 +661,21 @@ fn help_report<G: TurnGame>(
         sol.nodes,
         elapsed.as_millis()
     );
+    if stream {
+        print(&mut text);
+    } else {
+        out.stdout = text;
+    }
     out
+}
+
+/// A help line's length of `turns` turns as composers write it: `3` or `2.5`.
+fn help_length(turns: u32) -> String {
+    if turns % 2 == 0 {
+        format!("{}", turns / 2)
+    } else {
+        format!("{}.5", turns / 2)
+    }
 }
 
 /// Set play (rules.md 8.4) of `root` for `stip` (`#N` or `s#N`, N >= 2) as text to print

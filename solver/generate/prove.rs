@@ -73,7 +73,7 @@ pub fn prove<G: TurnGame>(
         Aim::Help => {
             let turns = 2 * stip.moves + stip.half as u32;
             let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
-            let sol = solve_help(game, root, Color::White, turns, &short, stop, None);
+            let sol = solve_help(game, root, Color::White, turns, &short, table, stop, None);
             let text = |l: &Vec<(String, String)>| -> String {
                 l.iter()
                     .map(|(c, _)| c.as_str())

@@ -99,6 +99,22 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         self.game.quiet_move(&s.position)
     }
 
+    /// The mates, found among the moves that give check (or that falls make one) and
+    /// take every flight (`search::last_move::mating_moves`).
+    fn winning_moves(&self, s: &BoardState) -> Option<Vec<Move>> {
+        if s.ended.is_some() {
+            return Some(Vec::new());
+        }
+        let mut list = crate::moves::MoveList::new();
+        crate::search::last_move::mating_moves(self.game, &s.position, &mut list);
+        Some(list.as_slice().to_vec())
+    }
+
+    /// The fewest moves to a mate on an empty board (`search::mate_bound`).
+    fn help_hopeless(&self, s: &BoardState, winner: Color, turns: u32) -> bool {
+        s.ended.is_none() && self.game.mate_out_of_reach(&s.position, winner, turns)
+    }
+
     fn key(&self, s: &BoardState) -> u64 {
         s.position.hash()
     }

@@ -1,17 +1,27 @@
 //! Help-mates for any `TurnGame` (rules.md 8.2): every line in which the sides take
 //! turns, no move before the last ends the game, and White's last move wins for White.
 //! `h#N` is 2N turns from Black's; `h#N.5` is 2N + 1 from White's. Lines that win
-//! earlier (White's k-th move, k < N) are the short solutions. Every turn of both sides
-//! is played; a table of proved failures (no such line of the remaining length from a
-//! state) only skips what cannot lead to a solution.
+//! earlier (White's k-th move, k < N) are the short solutions.
+//!
+//! Every turn of both sides is played, except where one of three exact rules says that
+//! nothing below can be a solution:
+//! - the table of proved failures: a state with the same turns left that had no line
+//!   has none now (the same state has the same future);
+//! - the game's bound (`TurnGame::help_hopeless`): the winner cannot win on the last of
+//!   the turns left whatever both sides play (each game states why its bound is sound);
+//! - the last turn plays only the moves that win at once (`TurnGame::winning_moves`,
+//!   where the game finds them without playing every move).
+//!
+//! Lines are kept as moves while they are searched; a solution is written out (with its
+//! notation) only when it is found, and handed to the caller at once.
 
 use super::{End, TurnGame};
+use crate::search::tt::Table;
 use crate::types::Color;
-use hashbrown::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// The search was stopped (time limit or interrupt).
+/// The search was stopped (time limit, interrupt or the most solutions asked for).
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub struct Stopped;
 
@@ -21,122 +31,304 @@ pub struct HelpSolution {
     pub solutions: Vec<Vec<(String, String)>>,
     pub short: Vec<Vec<(String, String)>>,
     pub nodes: u64,
+    /// Every line was searched: the solutions are all there are.
     pub complete: bool,
+    /// The search stopped because it had found the most solutions asked for.
+    pub capped: bool,
+    /// The length (in turns) of the short solutions listed: the shortest that has any.
+    /// Longer short lines are not searched: the shortest already cooks the problem.
+    pub short_turns: Option<u32>,
+    /// First moves searched to the end, of all (the last search's, when it stopped).
+    pub first_moves_done: usize,
+    pub first_moves: usize,
 }
 
+/// What stops a help search, and how many solutions are wanted.
+#[derive(Copy, Clone)]
+pub struct HelpLimits<'a> {
+    /// Ctrl-C.
+    pub stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+    /// Stop after this many solutions (short ones not counted); `None`: all.
+    pub max_solutions: Option<usize>,
+    /// Stop at the first short solution (a problem that has one is unsound whatever
+    /// else it has: the generator's question).
+    pub first_short_stops: bool,
+}
+
+impl<'a> HelpLimits<'a> {
+    /// Every solution, stopped only by `stop` and `deadline`.
+    pub fn all(stop: &'a AtomicBool, deadline: Option<Instant>) -> HelpLimits<'a> {
+        HelpLimits {
+            stop,
+            deadline,
+            max_solutions: None,
+            first_short_stops: false,
+        }
+    }
+}
+
+/// What a help search tells its caller while it runs.
+pub enum HelpEvent<'a> {
+    /// A solution (or, `short`, a short solution) has been proved.
+    Found {
+        line: &'a [(String, String)],
+        short: bool,
+    },
+    /// Of the first moves of the line length being searched, `done` of `total` are
+    /// searched to the end; `found` solutions so far.
+    Progress {
+        done: usize,
+        total: usize,
+        found: usize,
+    },
+}
+
+/// The state of one search: the game, the winner, the table of failures and the line
+/// being played.
 struct Lines<'a, G: TurnGame> {
     game: &'a G,
+    root: &'a G::State,
     winner: Color,
-    /// (state key, turns left) with no solution.
-    dead: HashSet<(u64, u32)>,
+    table: &'a Table,
+    /// Mixed into every key: entries of other searches never match.
+    salt: u64,
     nodes: u64,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
+    limits: HelpLimits<'a>,
+    /// The moves from the root to the node being searched.
+    path: Vec<G::Move>,
+    found: usize,
+    capped: bool,
+    out: HelpSolution,
+    events: &'a mut dyn FnMut(HelpEvent),
 }
 
+/// A key per number of turns left, so that a failure is read only at its own length
+/// (a line of n turns says nothing of n + 2).
+fn turns_key(turns: u32) -> u64 {
+    (turns as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The table's mark of a proved failure.
+const FAILED: u8 = 1;
+
 impl<G: TurnGame> Lines<'_, G> {
-    fn check(&mut self) -> Result<(), Stopped> {
+    fn tick(&mut self) -> Result<(), Stopped> {
         self.nodes += 1;
-        if self.stop.load(Ordering::Relaxed)
-            || (self.nodes & 0x3FF == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        if self.capped
+            || self.limits.stop.load(Ordering::Relaxed)
+            || (self.nodes & 0x3FF == 0
+                && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
             return Err(Stopped);
         }
         Ok(())
     }
 
+    /// The line of `path` then `last`, written out from the root.
+    fn write_line(&self, last: G::Move) -> Vec<(String, String)> {
+        let mut s = *self.root;
+        let mut line = Vec::with_capacity(self.path.len() + 1);
+        for &mv in self.path.iter().chain(std::iter::once(&last)) {
+            line.push((self.game.coord(&s, mv), self.game.notation(&s, mv)));
+            s = self.game.play(&s, mv);
+        }
+        line
+    }
+
+    /// A line found: handed to the caller and kept.
+    fn record(&mut self, last: G::Move, short: bool) {
+        let line = self.write_line(last);
+        (self.events)(HelpEvent::Found { line: &line, short });
+        if short {
+            self.out.short.push(line);
+            if self.limits.first_short_stops {
+                self.capped = true;
+            }
+        } else {
+            self.out.solutions.push(line);
+            self.found += 1;
+            if self.limits.max_solutions.is_some_and(|m| self.found >= m) {
+                self.capped = true;
+            }
+        }
+    }
+
     /// Every line of exactly `turns` turns from `s` that ends with `winner`'s win on its
-    /// last turn and with no end before; appended to `out` behind `prefix`.
-    fn collect(
-        &mut self,
-        s: &G::State,
-        turns: u32,
-        prefix: &mut Vec<(String, String)>,
-        out: &mut Vec<Vec<(String, String)>>,
-    ) -> Result<bool, Stopped> {
-        self.check()?;
-        let key = (self.game.key(s), turns);
-        if self.dead.contains(&key) {
+    /// last turn and with no end before. Whether there was one.
+    fn collect(&mut self, s: &G::State, turns: u32, short: bool) -> Result<bool, Stopped> {
+        self.tick()?;
+        if turns == 1 {
+            return self.last_turn(s, short);
+        }
+        let key = self.game.key(s) ^ self.salt ^ turns_key(turns);
+        if turns >= 3 && self.table.probe(key).is_some_and(|b| b.fail >= FAILED) {
+            return Ok(false);
+        }
+        if self.game.help_hopeless(s, self.winner, turns) {
+            if turns >= 3 {
+                self.table.store(key, None, Some(FAILED), 0);
+            }
             return Ok(false);
         }
         let mut found = false;
         for mv in self.game.moves(s) {
+            found |= self.after(s, mv, turns, short)?;
+        }
+        if !found && turns >= 3 {
+            self.table.store(key, None, Some(FAILED), 0);
+        }
+        Ok(found)
+    }
+
+    /// The lines that go on with `mv` from `s`, `turns` turns left before it.
+    fn after(&mut self, s: &G::State, mv: G::Move, turns: u32, short: bool) -> Result<bool, Stopped> {
+        let next = self.game.play(s, mv);
+        // A move that leaves a choice to complete the turn (a King's placement) has not
+        // used it up. A move that ends the game leaves a state without moves (the
+        // trait's contract): nothing follows it, with no test of its own here.
+        let left = if self.game.completes_turn(&next) {
+            turns
+        } else {
+            turns - 1
+        };
+        self.path.push(mv);
+        let below = self.collect(&next, left, short);
+        self.path.pop();
+        below
+    }
+
+    /// The last turn: the moves of the winner that win at once.
+    fn last_turn(&mut self, s: &G::State, short: bool) -> Result<bool, Stopped> {
+        if self.game.mover(s) != self.winner {
+            return Ok(false);
+        }
+        if let Some(wins) = self.game.winning_moves(s) {
+            for &mv in &wins {
+                self.record(mv, short);
+            }
+            return Ok(!wins.is_empty());
+        }
+        let mut found = false;
+        for mv in self.game.moves(s) {
             let next = self.game.play(s, mv);
-            // A move that leaves a choice to complete the turn (a King's placement) has
-            // not used it up, nor ended the game yet.
-            let (left, end) = if self.game.completes_turn(&next) {
-                (turns, None)
-            } else {
-                (turns - 1, self.game.end(&next))
-            };
-            let wins = end == Some(End::Win(self.winner)) && self.game.mover(s) == self.winner;
-            let hit = match (left, end) {
-                (0, _) => wins,
-                (_, Some(_)) => false,
-                (_, None) => {
-                    prefix.push((self.game.coord(s, mv), self.game.notation(s, mv)));
-                    let below = self.collect(&next, left, prefix, out)?;
-                    prefix.pop();
-                    found |= below;
-                    false
-                }
-            };
-            if hit {
-                let mut line = prefix.clone();
-                line.push((self.game.coord(s, mv), self.game.notation(s, mv)));
-                out.push(line);
+            if self.game.completes_turn(&next) {
+                self.path.push(mv);
+                let below = self.last_turn(&next, short);
+                self.path.pop();
+                found |= below?;
+            } else if self.game.end(&next) == Some(End::Win(self.winner)) {
+                self.record(mv, short);
                 found = true;
             }
         }
-        if !found {
-            self.dead.insert(key);
-        }
         Ok(found)
+    }
+
+    /// The lines of `turns` turns from the root, with progress over its first moves.
+    fn from_root(&mut self, turns: u32, short: bool) -> Result<(), Stopped> {
+        let root = *self.root;
+        if turns == 1 {
+            self.tick()?;
+            self.last_turn(&root, short)?;
+            return Ok(());
+        }
+        let moves = self.game.moves(&root);
+        self.out.first_moves = moves.len();
+        self.out.first_moves_done = 0;
+        for (i, &mv) in moves.iter().enumerate() {
+            (self.events)(HelpEvent::Progress {
+                done: i,
+                total: moves.len(),
+                found: self.found,
+            });
+            self.after(&root, mv, turns, short)?;
+            self.out.first_moves_done = i + 1;
+        }
+        (self.events)(HelpEvent::Progress {
+            done: moves.len(),
+            total: moves.len(),
+            found: self.found,
+        });
+        Ok(())
     }
 }
 
 /// The solutions of a help-mate of `turns` turns from `root` (whose side to move moves
 /// first), won by `winner`; `short_turns`: the shorter lengths whose lines are short
-/// solutions.
+/// solutions, searched first. `table` keeps the proved failures (salted for this search).
+/// `events` hears of each solution as it is proved and of the progress over the first
+/// moves.
+pub fn solve_help_with<G: TurnGame>(
+    game: &G,
+    root: &G::State,
+    winner: Color,
+    turns: u32,
+    short_turns: &[u32],
+    table: &Table,
+    limits: HelpLimits,
+    events: &mut dyn FnMut(HelpEvent),
+) -> HelpSolution {
+    let mut lines = Lines {
+        game,
+        root,
+        winner,
+        table,
+        salt: table.new_search(),
+        nodes: 0,
+        limits,
+        path: Vec::new(),
+        found: 0,
+        capped: false,
+        out: HelpSolution::default(),
+        events,
+    };
+    let mut complete = true;
+    let mut shorter: Vec<u32> = short_turns.iter().copied().filter(|&t| t > 0 && t < turns).collect();
+    shorter.sort_unstable();
+    for t in shorter {
+        if lines.from_root(t, true).is_err() {
+            complete = false;
+            break;
+        }
+        if !lines.out.short.is_empty() {
+            lines.out.short_turns = Some(t);
+            break;
+        }
+    }
+    if complete && turns > 0 && lines.from_root(turns, false).is_err() {
+        complete = false;
+    }
+    let mut out = std::mem::take(&mut lines.out);
+    out.nodes = lines.nodes;
+    out.capped = lines.capped;
+    out.complete = complete;
+    out.solutions.sort();
+    out.short.sort();
+    out
+}
+
+/// `solve_help_with` for every solution, stopped only by `stop` and `deadline`, told
+/// nothing while it runs.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_help<G: TurnGame>(
     game: &G,
     root: &G::State,
     winner: Color,
     turns: u32,
     short_turns: &[u32],
+    table: &Table,
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> HelpSolution {
-    let mut lines = Lines {
+    solve_help_with(
         game,
+        root,
         winner,
-        dead: HashSet::new(),
-        nodes: 0,
-        stop,
-        deadline,
-    };
-    let mut out = HelpSolution {
-        complete: true,
-        ..HelpSolution::default()
-    };
-    if turns > 0
-        && lines
-            .collect(root, turns, &mut Vec::new(), &mut out.solutions)
-            .is_err()
-    {
-        out.complete = false;
-    }
-    for &t in short_turns {
-        if t > 0
-            && lines
-                .collect(root, t, &mut Vec::new(), &mut out.short)
-                .is_err()
-        {
-            out.complete = false;
-        }
-    }
-    out.solutions.sort();
-    out.short.sort();
-    out.nodes = lines.nodes;
-    out
+        turns,
+        short_turns,
+        table,
+        HelpLimits::all(stop, deadline),
+        &mut |_| {},
+    )
 }

@@ -93,6 +93,22 @@ pub trait TurnGame: Sync {
         None
     }
 
+    /// The legal moves of the side to move in `s` that win the game for it at once
+    /// (help play's last move), where the game finds them without playing every move;
+    /// `None`: help play plays every move and asks `end`. A move that needs a choice to
+    /// complete its turn is never among them.
+    fn winning_moves(&self, _s: &Self::State) -> Option<Vec<Self::Move>> {
+        None
+    }
+
+    /// Whether `winner` surely cannot win with the last of `turns` turns from `s`
+    /// (played alternately from the side to move, nothing ending the game before),
+    /// whatever both sides play: a bound help play uses to skip a state. It must never
+    /// say so of a state from which such a win exists; `false` says nothing.
+    fn help_hopeless(&self, _s: &Self::State, _winner: Color, _turns: u32) -> bool {
+        false
+    }
+
     /// A hash of everything that decides the future of `s` (the transposition table's
     /// key; collisions are checked by the table's own verification word).
     fn key(&self, s: &Self::State) -> u64;

@@ -8,6 +8,8 @@
 //! the last ply, and parallel search over root moves and first defences.
 
 pub mod halt;
+pub mod last_move;
+pub mod mate_bound;
 pub mod nodes;
 mod order;
 pub use order::CheckInfo;
@@ -15,7 +17,6 @@ pub mod solution;
 mod table_key;
 pub mod tt;
 
-use crate::bitboard::Bitboard;
 use crate::game::{Game, Outcome, Played};
 use crate::geometry::{Geometry, Terrain};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -382,106 +383,16 @@ impl<'a, T: Terrain> Searcher<'a, T> {
         Ok(false)
     }
 
-    /// `order::KingEscapes` for the attacker's last moves from `pos`, judged with the
-    /// men `flights` has vanishing; `None` under Taxi (a king's step must be paid for)
-    /// and on a board that shifts (whose `flights` know no vanishing men).
     fn king_escapes(&self, pos: &Position, flights: &Flights) -> Option<KingEscapes<'_, T::Geo>> {
-        if self.game.rules.taxi.is_some() || self.game.terrain.shifts() {
-            return None;
-        }
-        KingEscapes::new(self.game.geo(pos), pos, flights.vanishing)
+        last_move::king_escapes(self.game, pos, flights)
     }
 
-    /// The defender's flights for the attacker's last move (`order::Flights`): under
-    /// Taxi only the steps the defender can pay for; none under Taxi with Trapdoor, or
-    /// with aftershocks (which move the board).
     pub(crate) fn flights(&self, pos: &Position) -> Flights {
-        if self.game.terrain.shifts() {
-            return Flights::default();
-        }
-        let geo = self.game.geo(pos);
-        let free = || order::free_flights(geo, pos);
-        match (&self.game.rules.taxi, self.game.rules.trapdoor) {
-            (None, None) => Flights {
-                free: free(),
-                vanishing: Bitboard::EMPTY,
-            },
-            (None, Some(_)) => Flights {
-                free: free(),
-                vanishing: pos.timers().ticking(),
-            },
-            (Some(taxi), None) => match pos.board().king(!pos.turn()) {
-                Some(_) => {
-                    let budget = crate::taxi::next_turn_budget(pos, !pos.turn(), taxi);
-                    Flights {
-                        free: crate::taxi::affordable_king_steps(pos.board(), free(), budget),
-                        vanishing: Bitboard::EMPTY,
-                    }
-                }
-                None => Flights::default(),
-            },
-            (Some(_), Some(_)) => Flights::default(),
-        }
+        last_move::flights(self.game, pos)
     }
 
-    /// Under Trapdoor or Taxi rules, which attacker's last moves can win. A win needs
-    /// mate (so a check in P or, after the falls, in P') unless the defender's king can
-    /// fall. A check in P' that was not one in P is a rider of ours whose line to the
-    /// king the falls clear: the rider arrives beyond a falling man, or stands there and
-    /// the move takes the one other man off its line. Returns `None` when every move
-    /// must be tried (the defender's king may fall, only falling men stand between a
-    /// rider and the king, or aftershocks are played), else those moves (`FallChecks`).
     fn last_ply_shortcut(&self, pos: &Position) -> Option<FallChecks> {
-        if self.game.terrain.shifts() {
-            return None;
-        }
-        let geo = self.game.geo(pos);
-        let board = pos.board();
-        let us = pos.turn();
-        let king = board.king(!us)?;
-        if pos.timers().get(king).is_some_and(|r| r <= 1) {
-            return None;
-        }
-        // Taxi: a rider that already attacks the king, too dear to be a check now, becomes
-        // one after any move cheap enough to save the money (rules.md 2.2). With cash for
-        // any ride there is no such rider: its attack would be a check, and the side not
-        // to move is never in check.
-        if self.game.rules.taxi.is_some()
-            && !crate::taxi::pays_any_travel(geo, pos.cash(us))
-            && crate::attacks::attackers(geo, board, king, us, board.occupied()).is_nonempty()
-        {
-            return None;
-        }
-        let expiring = crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::EMPTY);
-        let mut falls = FallChecks::default();
-        let orthogonal = geo.rook_attacks(king, Bitboard::EMPTY);
-        let diagonal = geo.bishop_attacks(king, Bitboard::EMPTY);
-        let ours = board.by_color(us);
-        for x in expiring & (orthogonal | diagonal) {
-            let line = geo.line(king, x);
-            let beyond = line
-                .filter(|&s| geo.between(king, s).contains(x))
-                .fold(Bitboard::EMPTY, |b, s| b.with(s));
-            let (i, riders) = if orthogonal.contains(x) {
-                (0, board.rooks_and_queens())
-            } else {
-                (1, board.bishops_and_queens())
-            };
-            falls.arrivals[i] |= beyond;
-            for rider in beyond & riders & ours {
-                // The move can clear one man off the line (its own): with two others
-                // left, or one of the defender's (taking it puts ours there; en
-                // passant, the one exception, is always a candidate), it stays shut.
-                let staying = (geo.between(king, rider) & board.occupied()) - expiring;
-                if staying.is_empty() {
-                    return None;
-                }
-                if !staying.more_than_one() {
-                    falls.discoverers |= staying & ours;
-                }
-            }
-        }
-        Some(falls)
+        last_move::last_ply_shortcut(self.game, pos)
     }
 
     /// Whether the attacker wins within `n` of its moves from `pos`, where the defender

@@ -65,9 +65,10 @@ pub fn solved_help(p: &Problem) -> String {
     let turns = 2 * stip.moves + stip.half as u32;
     let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
     let stop = AtomicBool::new(false);
+    let table = fairysolve::search::tt::Table::new(16);
     let sol = fairysolve::with_game!(&p.game, g => {
         let game = OneBoard { game: g, attacker: p.position.turn() };
-        solve_help(&game, &BoardState::new(p.position), Color::White, turns, &short, &stop, None)
+        solve_help(&game, &BoardState::new(p.position), Color::White, turns, &short, &table, &stop, None)
     });
     assert!(sol.complete, "line {}", p.record.line);
     assert!(

@@ -1,0 +1,350 @@
+//! The fewest moves each side needs before a mate: the bound that lets help play skip a
+//! position from which no mate can be reached in the moves left (`TurnGame::help_hopeless`
+//! for the single-board games).
+//!
+//! Every mate leaves, in its final position, the mated king on some square k with
+//! 1. a man of the mating side attacking k (a check: in FIDE, and under Taxi, where a
+//!    check is an affordable attack and the king's step next to the other king counts);
+//! 2. every flight f of k (a king step from k on the board in force) either held by a
+//!    man of the mated side, or attacked by a man of the mating side. Otherwise the king
+//!    could step to f, legally: under Trapdoor too, since what falls after the step is
+//!    the mated side's own men, which open no line of an attacker that does not already
+//!    attack f on an empty board. (Not used under Taxi, where a step the king cannot pay
+//!    for is no flight.)
+//!
+//! Every distance here is counted on an empty board of the geometry in force, with
+//! captures allowed wherever a pawn wants one and promotions to any piece: men only
+//! stand in each other's way, fall or are taken in a real game, so each real count is
+//! at least the relaxed one. Each condition then costs moves:
+//! - the mated king walks from its square to k (`king` steps; castling counts as one
+//!   move to its c- or g-square);
+//! - some man of the mating side reaches a square attacking k: at most the mating side's
+//!   moves left (the cheapest man, since one man may also do the rest);
+//! - a flight that no man of the mating side can attack within its moves left must be
+//!   taken by a man of the mated side; distinct flights need distinct men, each at least
+//!   its own distance, so these costs add up, with the king's walk, within the mated
+//!   side's moves left.
+//!
+//! A position where no square k passes all three is hopeless. `tests/stipulations.rs`
+//! checks help play with the bound against the rules read literally, every move of both
+//! sides played, on random positions of every single-board game.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+use std::sync::{Arc, Mutex};
+
+/// Unreachable.
+const FAR: u8 = u8::MAX;
+
+/// The kinds of man whose distances differ: a pawn moves by its colour.
+const WHITE_PAWN: usize = 0;
+const BLACK_PAWN: usize = 1;
+const KINDS: usize = 7;
+
+fn kind(role: Role, color: Color) -> usize {
+    match role {
+        Role::Pawn => color.fold(WHITE_PAWN, BLACK_PAWN),
+        _ => role.index() + 1,
+    }
+}
+
+/// Distances on one geometry: for each kind of man and square, the fewest moves to
+/// stand on each square (`reach`) and to attack it (`attack`).
+#[derive(Clone, Debug)]
+pub struct MateTables {
+    reach: Box<[[[u8; 64]; 64]; KINDS]>,
+    attack: Box<[[[u8; 64]; 64]; KINDS]>,
+}
+
+/// The forms a man can take: a pawn, or what it promotes to.
+const FORMS: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+fn form_index(role: Role) -> usize {
+    role.index()
+}
+
+/// Where a man of `form` on `sq` can go in one move on an empty board.
+fn moves_from<G: Geometry>(geo: &G, form: Role, color: Color, sq: Square) -> Bitboard {
+    match form {
+        Role::Pawn => {
+            let step = geo.pawn_step(color, sq);
+            let home = color.fold(1, 6);
+            let double = match step.first() {
+                Some(s) if sq.rank() == home => geo.pawn_step(color, s),
+                _ => Bitboard::EMPTY,
+            };
+            step | double | geo.pawn_attacks(color, sq)
+        }
+        Role::Knight => geo.knight_attacks(sq),
+        Role::Bishop => geo.bishop_attacks(sq, Bitboard::EMPTY),
+        Role::Rook => geo.rook_attacks(sq, Bitboard::EMPTY),
+        Role::Queen => geo.queen_attacks(sq, Bitboard::EMPTY),
+        Role::King => geo.king_attacks(sq),
+    }
+}
+
+/// What a man of `form` on `sq` attacks on an empty board.
+fn attacks_from<G: Geometry>(geo: &G, form: Role, color: Color, sq: Square) -> Bitboard {
+    match form {
+        Role::Pawn => geo.pawn_attacks(color, sq),
+        _ => moves_from(geo, form, color, sq),
+    }
+}
+
+/// What a geometry's movement is, in full: equal fingerprints, equal tables.
+fn fingerprint<G: Geometry>(geo: &G) -> Vec<u64> {
+    let mut out = vec![geo.squares().0];
+    for sq in Square::all() {
+        for b in [
+            geo.knight_attacks(sq),
+            geo.king_attacks(sq),
+            geo.rook_attacks(sq, Bitboard::EMPTY),
+            geo.bishop_attacks(sq, Bitboard::EMPTY),
+            geo.pawn_step(Color::White, sq),
+            geo.pawn_step(Color::Black, sq),
+            geo.pawn_attacks(Color::White, sq),
+            geo.pawn_attacks(Color::Black, sq),
+        ] {
+            out.push(b.0);
+        }
+    }
+    out
+}
+
+impl MateTables {
+    /// The tables of `geo`, worked out once per process for each geometry (a few
+    /// milliseconds): the generator reads a new game for every candidate.
+    pub fn for_geometry<G: Geometry>(geo: &G) -> Arc<MateTables> {
+        static CACHE: Mutex<Vec<(Vec<u64>, Arc<MateTables>)>> = Mutex::new(Vec::new());
+        let key = fingerprint(geo);
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = cache.iter().find(|(k, _)| *k == key) {
+            return t.clone();
+        }
+        let tables = Arc::new(MateTables::new(geo));
+        cache.push((key, tables.clone()));
+        tables
+    }
+
+    pub fn new<G: Geometry>(geo: &G) -> MateTables {
+        let mut reach = Box::new([[[FAR; 64]; 64]; KINDS]);
+        let mut attack = Box::new([[[FAR; 64]; 64]; KINDS]);
+        let squares = geo.squares();
+        for k in 0..KINDS {
+            let (color, first) = match k {
+                WHITE_PAWN => (Color::White, Role::Pawn),
+                BLACK_PAWN => (Color::Black, Role::Pawn),
+                _ => (Color::White, Role::ALL[k - 1]),
+            };
+            let last_rank = color.fold(7, 0);
+            for from in squares {
+                // Breadth first over (square, form): a pawn arriving on its last rank
+                // becomes any piece.
+                let mut dist = [[FAR; 64]; 6];
+                let mut queue: Vec<(Square, Role)> = Vec::with_capacity(64 * 5);
+                dist[form_index(first)][from.index()] = 0;
+                queue.push((from, first));
+                let mut head = 0;
+                while head < queue.len() {
+                    let (sq, form) = queue[head];
+                    head += 1;
+                    let d = dist[form_index(form)][sq.index()];
+                    for to in moves_from(geo, form, color, sq) & squares {
+                        let forms: &[Role] = if form == Role::Pawn && to.rank() == last_rank {
+                            &FORMS[1..]
+                        } else {
+                            std::slice::from_ref(if form == Role::Pawn { &FORMS[0] } else { &form })
+                        };
+                        for &f in forms {
+                            let slot = &mut dist[form_index(f)][to.index()];
+                            if *slot == FAR {
+                                *slot = d + 1;
+                                queue.push((to, f));
+                            }
+                        }
+                    }
+                }
+                let (r, a) = (&mut reach[k][from.index()], &mut attack[k][from.index()]);
+                for (form, row) in dist.iter().enumerate() {
+                    let form = Role::ALL[form];
+                    for sq in squares {
+                        let d = row[sq.index()];
+                        if d == FAR {
+                            continue;
+                        }
+                        r[sq.index()] = r[sq.index()].min(d);
+                        for t in attacks_from(geo, form, color, sq) & squares {
+                            a[t.index()] = a[t.index()].min(d);
+                        }
+                    }
+                }
+            }
+        }
+        MateTables { reach, attack }
+    }
+
+    /// Whether the side not to win (`!winner`) surely cannot be mated by `winner` with
+    /// the last of `turns` turns from `pos` (turns taken alternately from the side to
+    /// move). `flights`: whether condition 2 holds in this game (not under Taxi);
+    /// `kings_check`: whether a king's step next to the other king is a check (Taxi).
+    pub fn hopeless<G: Geometry>(
+        &self,
+        geo: &G,
+        pos: &Position,
+        winner: Color,
+        turns: u32,
+        flights: bool,
+        kings_check: bool,
+    ) -> bool {
+        let loser = !winner;
+        let board = pos.board();
+        let Some(king) = board.king(loser) else {
+            return false;
+        };
+        let (win_left, lose_left) = if pos.turn() == winner {
+            (turns.div_ceil(2), turns / 2)
+        } else {
+            (turns / 2, turns.div_ceil(2))
+        };
+        let (win_left, lose_left) = (win_left.min(254) as u8, lose_left.min(254) as u8);
+        // For each square: the fewest moves of the winner to check a king there, to
+        // attack it, and of the loser's men to stand there.
+        let mut check = [FAR; 64];
+        let mut guard = [FAR; 64];
+        let mut block = [FAR; 64];
+        for (sq, piece) in board.pieces() {
+            let k = kind(piece.role, piece.color);
+            if piece.color == winner {
+                let row = self.attack_with_castling(geo, pos, k, sq, winner);
+                min_into(&mut guard, &row);
+                if piece.role != Role::King || kings_check {
+                    min_into(&mut check, &row);
+                }
+            } else if piece.role != Role::King {
+                min_into(&mut block, &self.reach[k][sq.index()]);
+            }
+        }
+        let walk = self.reach_with_castling(geo, pos, kind(Role::King, loser), king, loser);
+        for k in geo.squares() {
+            let steps = walk[k.index()];
+            if steps > lose_left || check[k.index()] > win_left {
+                continue;
+            }
+            if !flights {
+                return false;
+            }
+            let spare = (lose_left - steps) as u32;
+            let mut need = 0u32;
+            for f in geo.king_attacks(k) {
+                if guard[f.index()] <= win_left {
+                    continue;
+                }
+                need += block[f.index()] as u32;
+                if need > spare {
+                    break;
+                }
+            }
+            if need <= spare {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `reach` of a man of kind `k` on `sq`; for a king with a castling right, castling
+    /// counts as one move to the c- or g-square of its first rank.
+    fn reach_with_castling<G: Geometry>(
+        &self,
+        geo: &G,
+        pos: &Position,
+        k: usize,
+        sq: Square,
+        color: Color,
+    ) -> [u8; 64] {
+        let mut row = self.reach[k][sq.index()];
+        for to in castling_squares(pos, color, k) {
+            if geo.squares().contains(to) {
+                let from_there = &self.reach[k][to.index()];
+                for (r, &d) in row.iter_mut().zip(from_there) {
+                    *r = (*r).min(d.saturating_add(1));
+                }
+            }
+        }
+        row
+    }
+
+    /// `attack` likewise.
+    fn attack_with_castling<G: Geometry>(
+        &self,
+        geo: &G,
+        pos: &Position,
+        k: usize,
+        sq: Square,
+        color: Color,
+    ) -> [u8; 64] {
+        let mut row = self.attack[k][sq.index()];
+        for to in castling_squares(pos, color, k) {
+            if geo.squares().contains(to) {
+                let from_there = &self.attack[k][to.index()];
+                for (r, &d) in row.iter_mut().zip(from_there) {
+                    *r = (*r).min(d.saturating_add(1));
+                }
+            }
+        }
+        row
+    }
+}
+
+/// The squares a king of `color` (kind `k`) may castle to in one move: the c- and
+/// g-squares of its first rank when it keeps any castling right.
+fn castling_squares(pos: &Position, color: Color, k: usize) -> Bitboard {
+    if k != kind(Role::King, color) {
+        return Bitboard::EMPTY;
+    }
+    let rank = color.fold(0u8, 7);
+    let first_rank = (0..8u8).fold(Bitboard::EMPTY, |b, f| b.with(Square::new(rank * 8 + f)));
+    if (pos.castling() & first_rank).is_empty() {
+        return Bitboard::EMPTY;
+    }
+    Bitboard::EMPTY
+        .with(Square::new(rank * 8 + 2))
+        .with(Square::new(rank * 8 + 6))
+}
+
+#[inline(always)]
+fn min_into(acc: &mut [u8; 64], row: &[u8; 64]) {
+    for (a, &r) in acc.iter_mut().zip(row) {
+        *a = (*a).min(r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Standard;
+
+    #[test]
+    fn distances_on_the_standard_board() {
+        let t = MateTables::new(&Standard);
+        let (a1, h8, b1, c3) = (Square::A1, Square::H8, Square::B1, Square::C3);
+        assert_eq!(t.reach[kind(Role::King, Color::White)][a1.index()][h8.index()], 7);
+        assert_eq!(t.reach[kind(Role::Knight, Color::White)][b1.index()][c3.index()], 1);
+        assert_eq!(t.reach[kind(Role::Bishop, Color::White)][a1.index()][Square::B1.index()], FAR);
+        assert_eq!(t.reach[kind(Role::Rook, Color::White)][a1.index()][h8.index()], 2);
+        // A pawn on a7 promotes on a8 (1), then a rook reaches h8 (2), a queen too.
+        let a7 = Square::A7;
+        assert_eq!(t.reach[WHITE_PAWN][a7.index()][h8.index()], 2);
+        // It attacks b8 from a7 at once, and h1 as a queen on a8 at once.
+        assert_eq!(t.attack[WHITE_PAWN][a7.index()][Square::B8.index()], 0);
+        assert_eq!(t.attack[WHITE_PAWN][a7.index()][h8.index()], 1);
+        // A pawn on e2 reaches e4 in one move, d3 by a capture in one.
+        assert_eq!(t.reach[WHITE_PAWN][Square::E2.index()][Square::E4.index()], 1);
+        assert_eq!(t.reach[WHITE_PAWN][Square::E2.index()][Square::D3.index()], 1);
+        assert_eq!(t.reach[WHITE_PAWN][Square::E2.index()][Square::E1.index()], FAR);
+        // A black pawn goes down.
+        assert_eq!(t.reach[BLACK_PAWN][Square::E7.index()][Square::E5.index()], 1);
+        assert_eq!(t.reach[BLACK_PAWN][Square::E7.index()][Square::E8.index()], FAR);
+    }
+}
