@@ -142,6 +142,58 @@ const RULES: [&str; 4] = [
     " earthquake \"1 0\";",
 ];
 
+/// Every single-board game the help bound serves, drawn widely: both Trapdoor orders
+/// and timers, Taxi with little cash or none and no income, Earthquake boards that
+/// overlap, leave a void (blocking or flown over) or put a1 beside h5, and mixtures.
+const BOUND_RULES: [&str; 10] = [
+    "",
+    " trapdoor 1;",
+    " trapdoor 2; trapdoor_order falls-first;",
+    " taxi \"4 3\"; taxi_income 1;",
+    " taxi \"1 0\"; taxi_income 0;",
+    " earthquake \"1 0\";",
+    " earthquake \"0 -1\"; void fly;",
+    " earthquake \"8 4\";",
+    " earthquake \"-2 1\"; trapdoor 1;",
+    " earthquake \"0 -1\"; taxi \"9 9\";",
+];
+
+/// A random position biased toward help-mates: a king near an edge, more men.
+fn crowded_line(rng: &mut Rng, turn: char) -> String {
+    random_line_of(rng, turn, b"QRBNPPqrbnpp")
+}
+
+/// The help bound (`Game::mate_out_of_reach`, search/mate_bound.rs) never calls a
+/// position hopeless from which the definition (every move of both sides played) finds
+/// a help-mate of that many turns; and it does call many hopeless.
+#[test]
+fn the_mate_bound_never_hides_a_help_mate() {
+    let mut rng = Rng(0x5EED_B0DD_1234_0001);
+    let (mut checked, mut pruned, mut solvable) = (0, 0, 0);
+    while checked < 3000 {
+        let turns = 1 + rng.below(4) as u32;
+        let first = if turns % 2 == 1 { 'w' } else { 'b' };
+        let line = format!(
+            "{}{}",
+            crowded_line(&mut rng, first),
+            BOUND_RULES[rng.below(BOUND_RULES.len())]
+        );
+        let Some(p) = problem(&line) else { continue };
+        let mut want = Vec::new();
+        help_lines(&p.game, &p.position, turns, &mut Vec::new(), &mut want);
+        let hopeless = fairysolve::with_game!(&p.game, g => g.mate_out_of_reach(&p.position, Color::White, turns));
+        assert!(
+            !(hopeless && !want.is_empty()),
+            "{line}: called hopeless for {turns} turns, but {want:?}"
+        );
+        pruned += hopeless as u32;
+        solvable += !want.is_empty() as u32;
+        checked += 1;
+    }
+    assert!(pruned > 300, "the bound pruned only {pruned} of {checked}");
+    assert!(solvable > 100, "only {solvable} positions with a help-mate");
+}
+
 /// rules.md 8.2: the core's solutions of h#1, h#2 and h#1.5 are the reference's.
 #[test]
 fn rule_8_2_help_mates_equal_the_definition() {
@@ -149,7 +201,11 @@ fn rule_8_2_help_mates_equal_the_definition() {
     let (mut compared, mut with_solutions) = (0, 0);
     while compared < 300 {
         let (turns, first) = [(2, 'b'), (4, 'b'), (3, 'w')][rng.below(3)];
-        let line = format!("{}{}", random_line(&mut rng, first), RULES[rng.below(4)]);
+        let line = format!(
+            "{}{}",
+            random_line(&mut rng, first),
+            BOUND_RULES[rng.below(BOUND_RULES.len())]
+        );
         let Some(p) = problem(&line) else { continue };
         let mut want = Vec::new();
         help_lines(&p.game, &p.position, turns, &mut Vec::new(), &mut want);

@@ -572,7 +572,16 @@ fn help_report<G: TurnGame>(
         max_solutions: args.max_solutions,
         first_short_stops: false,
     };
-    let sol = solve_help_with(game, root, Color::White, turns, &short, table, limits, &mut on_event);
+    let sol = solve_help_with(
+        game,
+        root,
+        Color::White,
+        turns,
+        &short,
+        table,
+        limits,
+        &mut on_event,
+    );
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -2,7 +2,7 @@
 //! its solutions in the sense of the stipulation (the keys of `#N` and `s#N`, the whole
 //! lines of `h#N`), whether the search finished, and the main line of the one solution.
 
-use crate::generic::help::solve_help;
+use crate::generic::help::{solve_help_with, HelpLimits};
 use crate::generic::search::{solve_for, Goal, Line};
 use crate::generic::TurnGame;
 use crate::problem::{Aim, Stipulation};
@@ -73,7 +73,24 @@ pub fn prove<G: TurnGame>(
         Aim::Help => {
             let turns = 2 * stip.moves + stip.half as u32;
             let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
-            let sol = solve_help(game, root, Color::White, turns, &short, table, stop, None);
+            // Uniqueness is all that is asked: a second solution, or any short one,
+            // settles it (the search stops there).
+            let limits = HelpLimits {
+                stop,
+                deadline: None,
+                max_solutions: Some(2),
+                first_short_stops: true,
+            };
+            let sol = solve_help_with(
+                game,
+                root,
+                Color::White,
+                turns,
+                &short,
+                table,
+                limits,
+                &mut |_| {},
+            );
             let text = |l: &Vec<(String, String)>| -> String {
                 l.iter()
                     .map(|(c, _)| c.as_str())
@@ -81,7 +98,7 @@ pub fn prove<G: TurnGame>(
                     .join(" ")
             };
             Proof {
-                complete: sol.complete,
+                complete: sol.complete || sol.capped,
                 solutions: sol.solutions.iter().map(text).collect(),
                 shortest: None,
                 short: sol.short.len(),

@@ -182,7 +182,13 @@ impl<G: TurnGame> Lines<'_, G> {
     }
 
     /// The lines that go on with `mv` from `s`, `turns` turns left before it.
-    fn after(&mut self, s: &G::State, mv: G::Move, turns: u32, short: bool) -> Result<bool, Stopped> {
+    fn after(
+        &mut self,
+        s: &G::State,
+        mv: G::Move,
+        turns: u32,
+        short: bool,
+    ) -> Result<bool, Stopped> {
         let next = self.game.play(s, mv);
         // A move that leaves a choice to complete the turn (a King's placement) has not
         // used it up. A move that ends the game leaves a state without moves (the
@@ -284,7 +290,11 @@ pub fn solve_help_with<G: TurnGame>(
         events,
     };
     let mut complete = true;
-    let mut shorter: Vec<u32> = short_turns.iter().copied().filter(|&t| t > 0 && t < turns).collect();
+    let mut shorter: Vec<u32> = short_turns
+        .iter()
+        .copied()
+        .filter(|&t| t > 0 && t < turns)
+        .collect();
     shorter.sort_unstable();
     for t in shorter {
         if lines.from_root(t, true).is_err() {

@@ -59,7 +59,13 @@ pub struct MateTables {
 }
 
 /// The forms a man can take: a pawn, or what it promotes to.
-const FORMS: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+const FORMS: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
 
 fn form_index(role: Role) -> usize {
     role.index()
@@ -329,10 +335,22 @@ mod tests {
     fn distances_on_the_standard_board() {
         let t = MateTables::new(&Standard);
         let (a1, h8, b1, c3) = (Square::A1, Square::H8, Square::B1, Square::C3);
-        assert_eq!(t.reach[kind(Role::King, Color::White)][a1.index()][h8.index()], 7);
-        assert_eq!(t.reach[kind(Role::Knight, Color::White)][b1.index()][c3.index()], 1);
-        assert_eq!(t.reach[kind(Role::Bishop, Color::White)][a1.index()][Square::B1.index()], FAR);
-        assert_eq!(t.reach[kind(Role::Rook, Color::White)][a1.index()][h8.index()], 2);
+        assert_eq!(
+            t.reach[kind(Role::King, Color::White)][a1.index()][h8.index()],
+            7
+        );
+        assert_eq!(
+            t.reach[kind(Role::Knight, Color::White)][b1.index()][c3.index()],
+            1
+        );
+        assert_eq!(
+            t.reach[kind(Role::Bishop, Color::White)][a1.index()][Square::B1.index()],
+            FAR
+        );
+        assert_eq!(
+            t.reach[kind(Role::Rook, Color::White)][a1.index()][h8.index()],
+            2
+        );
         // A pawn on a7 promotes on a8 (1), then a rook reaches h8 (2), a queen too.
         let a7 = Square::A7;
         assert_eq!(t.reach[WHITE_PAWN][a7.index()][h8.index()], 2);
@@ -340,11 +358,32 @@ mod tests {
         assert_eq!(t.attack[WHITE_PAWN][a7.index()][Square::B8.index()], 0);
         assert_eq!(t.attack[WHITE_PAWN][a7.index()][h8.index()], 1);
         // A pawn on e2 reaches e4 in one move, d3 by a capture in one.
-        assert_eq!(t.reach[WHITE_PAWN][Square::E2.index()][Square::E4.index()], 1);
-        assert_eq!(t.reach[WHITE_PAWN][Square::E2.index()][Square::D3.index()], 1);
-        assert_eq!(t.reach[WHITE_PAWN][Square::E2.index()][Square::E1.index()], FAR);
+        assert_eq!(
+            t.reach[WHITE_PAWN][Square::E2.index()][Square::E4.index()],
+            1
+        );
+        assert_eq!(
+            t.reach[WHITE_PAWN][Square::E2.index()][Square::D3.index()],
+            1
+        );
+        // Back to e1 only as a promoted piece: e4, e5, e6, e7, e8=Q, Qe1.
+        assert_eq!(
+            t.reach[WHITE_PAWN][Square::E2.index()][Square::E1.index()],
+            6
+        );
         // A black pawn goes down.
-        assert_eq!(t.reach[BLACK_PAWN][Square::E7.index()][Square::E5.index()], 1);
-        assert_eq!(t.reach[BLACK_PAWN][Square::E7.index()][Square::E8.index()], FAR);
+        assert_eq!(
+            t.reach[BLACK_PAWN][Square::E7.index()][Square::E5.index()],
+            1
+        );
+        assert_eq!(
+            t.reach[BLACK_PAWN][Square::E7.index()][Square::E8.index()],
+            6
+        );
+        // A bishop never changes colour on the standard board.
+        assert_eq!(
+            t.reach[kind(Role::Bishop, Color::White)][Square::C1.index()][Square::C2.index()],
+            FAR
+        );
     }
 }

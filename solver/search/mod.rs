@@ -615,6 +615,7 @@ fn defender_king_may_fall(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::game::AnyGame;
     use crate::types::Square;
 
