@@ -56,6 +56,13 @@ fn kind(role: Role, color: Color) -> usize {
 pub struct MateTables {
     reach: Box<[[[u8; 64]; 64]; KINDS]>,
     attack: Box<[[[u8; 64]; 64]; KINDS]>,
+    /// A pawn's `reach` in each of its forms (pawn, knight, bishop, rook, queen), by
+    /// colour.
+    pawn_reach: Box<[[[[u8; 64]; 64]; 5]; 2]>,
+    /// For each kind and square t: the squares from which a man of that kind attacks t.
+    attackers: Box<[[Bitboard; 64]; KINDS]>,
+    /// For each kind and square: what a man of that kind attacks from there.
+    attacks: Box<[[Bitboard; 64]; KINDS]>,
 }
 
 /// The forms a man can take: a pawn, or what it promotes to.
@@ -137,6 +144,9 @@ impl MateTables {
     pub fn new<G: Geometry>(geo: &G) -> MateTables {
         let mut reach = Box::new([[[FAR; 64]; 64]; KINDS]);
         let mut attack = Box::new([[[FAR; 64]; 64]; KINDS]);
+        let mut pawn_reach = Box::new([[[[FAR; 64]; 64]; 5]; 2]);
+        let mut attackers = Box::new([[Bitboard::EMPTY; 64]; KINDS]);
+        let mut attacks = Box::new([[Bitboard::EMPTY; 64]; KINDS]);
         let squares = geo.squares();
         for k in 0..KINDS {
             let (color, first) = match k {
@@ -172,6 +182,11 @@ impl MateTables {
                         }
                     }
                 }
+                if first == Role::Pawn {
+                    for (form, row) in FORMS.iter().zip(&mut pawn_reach[color.index()]) {
+                        row[from.index()] = dist[form_index(*form)];
+                    }
+                }
                 let (r, a) = (&mut reach[k][from.index()], &mut attack[k][from.index()]);
                 for (form, row) in dist.iter().enumerate() {
                     let form = Role::ALL[form];
@@ -188,7 +203,27 @@ impl MateTables {
                 }
             }
         }
-        MateTables { reach, attack }
+        for k in 0..KINDS {
+            let (color, form) = match k {
+                WHITE_PAWN => (Color::White, Role::Pawn),
+                BLACK_PAWN => (Color::Black, Role::Pawn),
+                _ => (Color::White, Role::ALL[k - 1]),
+            };
+            for x in squares {
+                let a = attacks_from(geo, form, color, x) & squares;
+                attacks[k][x.index()] = a;
+                for t in a {
+                    attackers[k][t.index()] = attackers[k][t.index()].with(x);
+                }
+            }
+        }
+        MateTables {
+            reach,
+            attack,
+            pawn_reach,
+            attackers,
+            attacks,
+        }
     }
 
     /// Whether the side not to win (`!winner`) surely cannot be mated by `winner` with
@@ -233,6 +268,31 @@ impl MateTables {
             }
         }
         let walk = self.reach_with_castling(geo, pos, kind(Role::King, loser), king, loser);
+        // The men of the mating side, for the search of who covers what (`Cover`).
+        let mut cover = (flights && win_left <= COVER_MOVES).then(|| {
+            let mut men = Vec::with_capacity(16);
+            for (sq, piece) in board.pieces() {
+                if piece.color == winner {
+                    men.push(Mover {
+                        sq,
+                        role: piece.role,
+                        color: piece.color,
+                        checks: piece.role != Role::King || kings_check,
+                    });
+                }
+            }
+            let king_row = board.king(winner).map(|ks| {
+                self.reach_with_castling(geo, pos, kind(Role::King, winner), ks, winner)
+            });
+            Cover {
+                tables: self,
+                men,
+                king_row,
+                target: king,
+                block: &block,
+                steps: 0,
+            }
+        });
         for k in geo.squares() {
             let steps = walk[k.index()];
             if steps > lose_left || check[k.index()] > win_left {
@@ -252,7 +312,21 @@ impl MateTables {
                     break;
                 }
             }
-            if need <= spare {
+            if need > spare {
+                continue;
+            }
+            let Some(cover) = cover.as_mut() else {
+                return false;
+            };
+            // Who covers what: each task left (the check, each flight that nothing
+            // covers now) by a man of the mating side from the one square where it
+            // ends, or by a man of the mated side standing on the flight.
+            let tasks = geo
+                .king_attacks(k)
+                .filter(|f| guard[f.index()] > 0 && block[f.index()] > 0)
+                .fold(Bitboard::EMPTY, |b, f| b.with(f));
+            cover.target = k;
+            if cover.covers(check[k.index()] > 0, tasks, win_left, spare as u8, 0) {
                 return false;
             }
         }
@@ -300,6 +374,98 @@ impl MateTables {
             }
         }
         row
+    }
+}
+
+/// The most moves of the mating side for which `Cover` is searched: beyond, the search
+/// would cost more than it saves, and the bound keeps to its three conditions.
+const COVER_MOVES: u8 = 2;
+
+/// Steps after which `Cover` gives up (and says the tasks may be covered).
+const COVER_STEPS: u32 = 4096;
+
+/// A man of the mating side.
+#[derive(Copy, Clone)]
+struct Mover {
+    sq: Square,
+    role: Role,
+    color: Color,
+    /// Whether it may give check (a king only under Taxi).
+    checks: bool,
+}
+
+/// The search of who covers the tasks of a mate on one square: the check and the
+/// flights. A man ends its moves on one square, and covers from there what it attacks
+/// on an empty board; distinct men move apart, so their moves add up. A flight may
+/// instead be taken by a man of the mated side (its distance, added within that side's
+/// moves). Every cover of a real mate is one of these, so a failure proves none.
+struct Cover<'a> {
+    tables: &'a MateTables,
+    men: Vec<Mover>,
+    /// The mating king's `reach`, castling counted.
+    king_row: Option<[u8; 64]>,
+    /// The square of the mated king.
+    target: Square,
+    block: &'a [u8; 64],
+    steps: u32,
+}
+
+impl Cover<'_> {
+    /// Whether the check (`check`) and the `flights` can be covered within `win` moves of
+    /// the mating side and `lose` of the mated side's men, by men not in `used`.
+    fn covers(&mut self, check: bool, flights: Bitboard, win: u8, lose: u8, used: u32) -> bool {
+        if !check && flights.is_empty() {
+            return true;
+        }
+        self.steps += 1;
+        if self.steps > COVER_STEPS {
+            // Given up: nothing proved.
+            return true;
+        }
+        let task = if check {
+            self.target
+        } else {
+            flights.first().expect("a flight is left")
+        };
+        if !check {
+            let b = self.block[task.index()];
+            if b <= lose && self.covers(false, flights.without(task), win, lose - b, used) {
+                return true;
+            }
+        }
+        if win == 0 {
+            return false;
+        }
+        let t = self.tables;
+        for i in 0..self.men.len() {
+            let m = self.men[i];
+            if used & (1 << i) != 0 || (check && !m.checks) {
+                continue;
+            }
+            let single = [m.role];
+            let forms: &[Role] = if m.role == Role::Pawn { &FORMS } else { &single };
+            for (f, &form) in forms.iter().enumerate() {
+                let k = kind(form, m.color);
+                let row: &[u8; 64] = match (m.role, &self.king_row) {
+                    (Role::Pawn, _) => &t.pawn_reach[m.color.index()][f][m.sq.index()],
+                    (Role::King, Some(row)) => row,
+                    _ => &t.reach[k][m.sq.index()],
+                };
+                let row = *row;
+                for x in t.attackers[k][task.index()] {
+                    let d = row[x.index()];
+                    if d == 0 || d > win {
+                        continue;
+                    }
+                    let a = t.attacks[k][x.index()];
+                    let still_check = check && !(m.checks && a.contains(self.target));
+                    if self.covers(still_check, flights - a, win - d, lose, used | 1 << i) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 }
 
