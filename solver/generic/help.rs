@@ -162,11 +162,11 @@ impl<G: TurnGame> Lines<'_, G> {
             return self.last_turn(s, short);
         }
         let key = self.game.key(s) ^ self.salt ^ turns_key(turns);
-        if turns >= 3 && self.table.probe(key).is_some_and(|b| b.fail >= FAILED) {
+        if turns >= 2 && self.table.probe(key).is_some_and(|b| b.fail >= FAILED) {
             return Ok(false);
         }
         if self.game.help_hopeless(s, self.winner, turns) {
-            if turns >= 3 {
+            if turns >= 2 {
                 self.table.store(key, None, Some(FAILED), 0);
             }
             return Ok(false);
@@ -175,7 +175,7 @@ impl<G: TurnGame> Lines<'_, G> {
         for mv in self.game.moves(s) {
             found |= self.after(s, mv, turns, short)?;
         }
-        if !found && turns >= 3 {
+        if !found && turns >= 2 {
             self.table.store(key, None, Some(FAILED), 0);
         }
         Ok(found)

@@ -323,10 +323,10 @@ impl MateTables {
             // ends, or by a man of the mated side standing on the flight.
             let tasks = geo
                 .king_attacks(k)
-                .filter(|f| guard[f.index()] > 0 && block[f.index()] > 0)
+                .filter(|f| block[f.index()] > 0)
                 .fold(Bitboard::EMPTY, |b, f| b.with(f));
             cover.target = k;
-            if cover.covers(check[k.index()] > 0, tasks, win_left, spare as u8, 0) {
+            if cover.covers(true, tasks, win_left, spare as u8, 0) {
                 return false;
             }
         }
@@ -414,7 +414,22 @@ impl Cover<'_> {
     /// Whether the check (`check`) and the `flights` can be covered within `win` moves of
     /// the mating side and `lose` of the mated side's men, by men not in `used`.
     fn covers(&mut self, check: bool, flights: Bitboard, win: u8, lose: u8, used: u32) -> bool {
-        if !check && flights.is_empty() {
+        // What the men that stay where they are cover: a man that moves covers only
+        // from where it ends.
+        let t = self.tables;
+        let mut stay = Bitboard::EMPTY;
+        let mut stay_checks = false;
+        for (i, m) in self.men.iter().enumerate() {
+            if used & (1 << i) == 0 {
+                let a = t.attacks[kind(m.role, m.color)][m.sq.index()];
+                stay |= a;
+                stay_checks |= m.checks && a.contains(self.target);
+            }
+        }
+        // The tasks left once the stayers are counted; what is passed on below is the
+        // tasks before them, since a man that moves there no longer covers what it did.
+        let (check_left, flights_left) = (check && !stay_checks, flights - stay);
+        if !check_left && flights_left.is_empty() {
             return true;
         }
         self.steps += 1;
@@ -422,12 +437,12 @@ impl Cover<'_> {
             // Given up: nothing proved.
             return true;
         }
-        let task = if check {
+        let task = if check_left {
             self.target
         } else {
-            flights.first().expect("a flight is left")
+            flights_left.first().expect("a flight is left")
         };
-        if !check {
+        if !check_left {
             let b = self.block[task.index()];
             if b <= lose && self.covers(false, flights.without(task), win, lose - b, used) {
                 return true;
@@ -436,10 +451,9 @@ impl Cover<'_> {
         if win == 0 {
             return false;
         }
-        let t = self.tables;
         for i in 0..self.men.len() {
             let m = self.men[i];
-            if used & (1 << i) != 0 || (check && !m.checks) {
+            if used & (1 << i) != 0 || (check_left && !m.checks) {
                 continue;
             }
             let single = [m.role];
@@ -452,7 +466,8 @@ impl Cover<'_> {
                     _ => &t.reach[k][m.sq.index()],
                 };
                 let row = *row;
-                for x in t.attackers[k][task.index()] {
+                // Never on the mated king's square.
+                for x in t.attackers[k][task.index()].without(self.target) {
                     let d = row[x.index()];
                     if d == 0 || d > win {
                         continue;
