@@ -63,6 +63,23 @@ pub struct MateTables {
     attackers: Box<[[Bitboard; 64]; KINDS]>,
     /// For each kind and square: what a man of that kind attacks from there.
     attacks: Box<[[Bitboard; 64]; KINDS]>,
+    /// The squares within d moves (d = 0, 1, 2) of a man of each kind on each square, and
+    /// of a pawn in each of its forms by colour: where `Cover` looks for arrivals.
+    within: Box<[[[Bitboard; 3]; 64]; KINDS]>,
+    pawn_within: Box<[[[[Bitboard; 3]; 64]; 5]; 2]>,
+}
+
+/// The squares of `row` at most 0, 1 and 2 moves away.
+fn near_sets(row: &[u8; 64]) -> [Bitboard; 3] {
+    let mut out = [Bitboard::EMPTY; 3];
+    for (i, &d) in row.iter().enumerate() {
+        for (n, set) in out.iter_mut().enumerate() {
+            if d as usize <= n {
+                *set = set.with(Square::new(i as u8));
+            }
+        }
+    }
+    out
 }
 
 /// The forms a man can take: a pawn, or what it promotes to.
@@ -217,12 +234,28 @@ impl MateTables {
                 }
             }
         }
+        let mut within = Box::new([[[Bitboard::EMPTY; 3]; 64]; KINDS]);
+        let mut pawn_within = Box::new([[[[Bitboard::EMPTY; 3]; 64]; 5]; 2]);
+        for k in 0..KINDS {
+            for from in 0..64 {
+                within[k][from] = near_sets(&reach[k][from]);
+            }
+        }
+        for c in 0..2 {
+            for f in 0..5 {
+                for from in 0..64 {
+                    pawn_within[c][f][from] = near_sets(&pawn_reach[c][f][from]);
+                }
+            }
+        }
         MateTables {
             reach,
             attack,
             pawn_reach,
             attackers,
             attacks,
+            within,
+            pawn_within,
         }
     }
 
@@ -282,7 +315,8 @@ impl MateTables {
                 }
             }
             let king_row = board.king(winner).map(|ks| {
-                self.reach_with_castling(geo, pos, kind(Role::King, winner), ks, winner)
+                let row = self.reach_with_castling(geo, pos, kind(Role::King, winner), ks, winner);
+                (row, near_sets(&row))
             });
             Cover {
                 tables: self,
@@ -293,11 +327,17 @@ impl MateTables {
                 steps: 0,
             }
         });
+        // Nearest squares first: where a mate can be reached, it mostly is near the
+        // king, and one square that may hold a mate ends the search.
+        let mut rings = [Bitboard::EMPTY; 3];
         for k in geo.squares() {
             let steps = walk[k.index()];
-            if steps > lose_left || check[k.index()] > win_left {
-                continue;
+            if steps <= lose_left && check[k.index()] <= win_left {
+                rings[(steps as usize).min(2)] = rings[(steps as usize).min(2)].with(k);
             }
+        }
+        for k in rings.into_iter().flatten() {
+            let steps = walk[k.index()];
             if !flights {
                 return false;
             }
@@ -402,8 +442,8 @@ struct Mover {
 struct Cover<'a> {
     tables: &'a MateTables,
     men: Vec<Mover>,
-    /// The mating king's `reach`, castling counted.
-    king_row: Option<[u8; 64]>,
+    /// The mating king's `reach`, castling counted, and its squares within 0, 1, 2.
+    king_row: Option<([u8; 64], [Bitboard; 3])>,
     /// The square of the mated king.
     target: Square,
     block: &'a [u8; 64],
@@ -457,17 +497,26 @@ impl Cover<'_> {
                 continue;
             }
             let single = [m.role];
-            let forms: &[Role] = if m.role == Role::Pawn { &FORMS } else { &single };
+            let forms: &[Role] = if m.role == Role::Pawn {
+                &FORMS
+            } else {
+                &single
+            };
             for (f, &form) in forms.iter().enumerate() {
                 let k = kind(form, m.color);
-                let row: &[u8; 64] = match (m.role, &self.king_row) {
-                    (Role::Pawn, _) => &t.pawn_reach[m.color.index()][f][m.sq.index()],
-                    (Role::King, Some(row)) => row,
-                    _ => &t.reach[k][m.sq.index()],
+                let reach = win.min(2) as usize;
+                let (row, near): (&[u8; 64], Bitboard) = match (m.role, &self.king_row) {
+                    (Role::Pawn, _) => (
+                        &t.pawn_reach[m.color.index()][f][m.sq.index()],
+                        t.pawn_within[m.color.index()][f][m.sq.index()][reach],
+                    ),
+                    (Role::King, Some((row, near))) => (row, near[reach]),
+                    _ => (&t.reach[k][m.sq.index()], t.within[k][m.sq.index()][reach]),
                 };
                 let row = *row;
-                // Never on the mated king's square.
-                for x in t.attackers[k][task.index()].without(self.target) {
+                // Arrivals within the moves left, never on the mated king's square.
+                let arrivals = t.attackers[k][task.index()] & near;
+                for x in arrivals.without(self.target).without(m.sq) {
                     let d = row[x.index()];
                     if d == 0 || d > win {
                         continue;
@@ -566,5 +615,23 @@ mod tests {
             t.reach[kind(Role::Bishop, Color::White)][Square::C1.index()][Square::C2.index()],
             FAR
         );
+    }
+
+    /// The White king on h8 is too far to help its queen: no help-mate of Black's king
+    /// on b6 within five turns (the queen alone, moving once or twice, leaves a flight
+    /// or the check; a queen that moves no longer covers what it did from g1). With the
+    /// king beside the black king's corner, 1...Kb8 2.Qg8# is a mate in two turns.
+    #[test]
+    fn a_lone_queen_far_from_its_king_mates_nothing_soon() {
+        let game = crate::game::Game::fide();
+        let far = crate::problem::from_line("7K/8/1k6/7n/8/8/8/6Q1 b - - stip \"h#2\";").position;
+        for turns in 1..=5 {
+            assert!(
+                game.mate_out_of_reach(&far, Color::White, turns),
+                "{turns} turns"
+            );
+        }
+        let near = crate::problem::from_line("k7/8/1K6/8/8/8/8/6Q1 b - - stip \"h#1\";").position;
+        assert!(!game.mate_out_of_reach(&near, Color::White, 2));
     }
 }
