@@ -527,6 +527,62 @@ fn bench_compares_key_sets_with_a_peer() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// rules.md 8.6: `--max-solutions N` stops help play after N solutions and says so; the
+/// solutions it lists are solutions. 0 is refused with a message.
+#[test]
+fn rule_8_6_max_solutions_stops_and_says_so() {
+    let line = "k7/1p6/8/8/8/2K5/7R/Q7 b - - stip \"h#2\";\n";
+    let out = run_stdin(&["solve", "--max-solutions", "1", "-"], line);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "1.Kb8 Rh7 2.Kc8 Qa8#\nstopped after 1 solution (--max-solutions): there may be more\n1 solution ·"
+        ),
+        "{stdout}"
+    );
+    let out = run_stdin(&["solve", "--json", "--max-solutions", "1", "-"], line);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["status"], "stopped");
+    assert_eq!(v["max_solutions_reached"], true);
+    assert_eq!(
+        v["solutions"],
+        serde_json::json!([["a8b8", "h2h7", "b8c8", "a1a8"]])
+    );
+    for bad in ["0", "-1", "x"] {
+        let arg = format!("--max-solutions={bad}");
+        let out = run_stdin(&["solve", &arg, "-"], line);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "'{bad}' is not a number of solutions: a whole number of at least 1 expected"
+            )),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// A help-mate too deep for the time given stops at the limit with what it proved and
+/// how far it got (exit status 1), within about a second.
+#[test]
+fn a_deep_help_mate_obeys_the_time_limit() {
+    let line = "5B2/2p1p3/1p2pp1b/5P1b/2p1k2q/6rp/p3B1P1/R3K3 b Q - stip \"h#6\";\n";
+    let start = std::time::Instant::now();
+    let out = run_stdin(
+        &["solve", "--threads", "1", "--time-limit", "0.5", "-"],
+        line,
+    );
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("stopped before the search was complete (time limit): ")
+            && stdout.contains(" moves searched; the solutions listed are those found"),
+        "{stdout}"
+    );
+}
+
 /// `h#N` and `s#N` lines (rules.md 8.2, 8.3; formats.md 2): every solution of a
 /// help-mate as the whole line, the short ones apart; a self-mate's keys as for `#N`.
 #[test]

@@ -18,6 +18,7 @@ use std::time::Duration;
 pub const SUITES: &[&str] = &[
     "positions/bench/helpmates-h2.epd",
     "positions/bench/helpmates-h3.epd",
+    "positions/bench/helpmates-deep.epd",
     "positions/bench/selfmates-s2-s3.epd",
 ];
 

@@ -471,7 +471,7 @@ fn help_text(line: &[(String, String)], white_first: bool) -> String {
         if i > 0 {
             out.push(' ');
         }
-        if at % 2 == 0 {
+        if at.is_multiple_of(2) {
             let _ = write!(out, "{}.", at / 2 + 1);
         } else if i == 0 {
             out.push_str("1...");
@@ -643,10 +643,11 @@ fn help_report<G: TurnGame>(
     } else if !sol.complete {
         let _ = writeln!(
             text,
-            "stopped before the search was complete ({}): {} of {} first moves searched; the solutions listed are those found",
+            "stopped before the search was complete ({}): {} of {} first moves of the lines of {} moves searched; the solutions listed are those found",
             if super::limits::interrupted() { "interrupted" } else { "time limit" },
             sol.first_moves_done,
-            sol.first_moves
+            sol.first_moves,
+            help_length(sol.searching_turns)
         );
     } else if n == 0 {
         text.push_str("no solution\n");
@@ -680,7 +681,7 @@ fn help_report<G: TurnGame>(
 
 /// A help line's length of `turns` turns as composers write it: `3` or `2.5`.
 fn help_length(turns: u32) -> String {
-    if turns % 2 == 0 {
+    if turns.is_multiple_of(2) {
         format!("{}", turns / 2)
     } else {
         format!("{}.5", turns / 2)

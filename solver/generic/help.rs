@@ -41,6 +41,8 @@ pub struct HelpSolution {
     /// First moves searched to the end, of all (the last search's, when it stopped).
     pub first_moves_done: usize,
     pub first_moves: usize,
+    /// The length in turns of the search those first moves belong to.
+    pub searching_turns: u32,
 }
 
 /// What stops a help search, and how many solutions are wanted.
@@ -232,7 +234,7 @@ impl<G: TurnGame> Lines<'_, G> {
     }
 
     /// The lines of `turns` turns from the root, with progress over its first moves.
-    fn from_root(&mut self, turns: u32, short: bool) -> Result<(), Stopped> {
+    fn search_root(&mut self, turns: u32, short: bool) -> Result<(), Stopped> {
         let root = *self.root;
         if turns == 1 {
             self.tick()?;
@@ -240,6 +242,7 @@ impl<G: TurnGame> Lines<'_, G> {
             return Ok(());
         }
         let moves = self.game.moves(&root);
+        self.out.searching_turns = turns;
         self.out.first_moves = moves.len();
         self.out.first_moves_done = 0;
         for (i, &mv) in moves.iter().enumerate() {
@@ -265,6 +268,7 @@ impl<G: TurnGame> Lines<'_, G> {
 /// solutions, searched first. `table` keeps the proved failures (salted for this search).
 /// `events` hears of each solution as it is proved and of the progress over the first
 /// moves.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_help_with<G: TurnGame>(
     game: &G,
     root: &G::State,
@@ -297,7 +301,7 @@ pub fn solve_help_with<G: TurnGame>(
         .collect();
     shorter.sort_unstable();
     for t in shorter {
-        if lines.from_root(t, true).is_err() {
+        if lines.search_root(t, true).is_err() {
             complete = false;
             break;
         }
@@ -306,7 +310,7 @@ pub fn solve_help_with<G: TurnGame>(
             break;
         }
     }
-    if complete && turns > 0 && lines.from_root(turns, false).is_err() {
+    if complete && turns > 0 && lines.search_root(turns, false).is_err() {
         complete = false;
     }
     let mut out = std::mem::take(&mut lines.out);
