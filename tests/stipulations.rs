@@ -102,6 +102,11 @@ fn random_line_of(rng: &mut Rng, turn: char, men: &[u8]) -> String {
         let piece = men[rng.below(men.len())] as char;
         place(rng, piece);
     }
+    fen_of(&board, turn)
+}
+
+/// The FEN of a placement (a1 first), no castling, no en passant.
+fn fen_of(board: &[Option<char>; 64], turn: char) -> String {
     let rows: Vec<String> = (0..8)
         .rev()
         .map(|r| {
@@ -198,30 +203,7 @@ fn crowded_line(rng: &mut Rng, turn: char) -> String {
         let man = b"QRBNP"[rng.below(5)] as char;
         put(rng, man);
     }
-    let rows: Vec<String> = (0..8)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..8 {
-                match board[r * 8 + f] {
-                    Some(c) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {turn} - -", rows.join("/"))
+    fen_of(&board, turn)
 }
 
 /// The help bound (`Game::mate_out_of_reach`, search/mate_bound.rs) never calls a

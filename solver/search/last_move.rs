@@ -122,6 +122,40 @@ pub fn last_ply_shortcut<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<F
     Some(falls)
 }
 
+/// The legal moves of the side to move in `pos` that may give check in P, or once the
+/// falls of `falls` have happened, and that may take every free flight of `flights`
+/// (pawn moves are all kept; `keeps_a_flight` judges them one by one), into `out`.
+/// Under Taxi a legal move need not be FIDE-legal (it may leave the own king to an
+/// attack the opponent cannot pay for), nor falls first (the own king may fall and not
+/// be judged): the game's generator, then the game's legality.
+pub fn check_candidates<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    falls: FallChecks,
+    flights: &Flights,
+    out: &mut MoveList,
+) {
+    let geo = game.geo(pos);
+    let info = CheckInfo::with_king_checks(geo, pos, game.rules.taxi.is_some());
+    let cover = flights
+        .free
+        .is_nonempty()
+        .then(|| FlightCover::new(geo, pos, flights));
+    game.generate_base(
+        pos,
+        &mut CheckCandidates {
+            geo,
+            info: &info,
+            out,
+            falls,
+            flights: cover,
+        },
+    );
+    if !game.is_plain() {
+        game.retain_legal(pos, out);
+    }
+}
+
 /// Every legal move of the side to move in `pos` that checkmates (rules.md 1.5 under
 /// Trapdoor: mate first, or after the falls), appended to `out` in generation order. A
 /// move that only lets the opponent's king fall is not among them: help play asks for
@@ -137,27 +171,7 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
     let mut candidates = MoveList::new();
     let flights = flights(game, pos);
     match shortcut {
-        Some(falls) => {
-            let taxi = game.rules.taxi.as_ref();
-            let info = CheckInfo::with_king_checks(geo, pos, taxi.is_some());
-            let cover = flights
-                .free
-                .is_nonempty()
-                .then(|| FlightCover::new(geo, pos, &flights));
-            game.generate_base(
-                pos,
-                &mut CheckCandidates {
-                    geo,
-                    info: &info,
-                    out: &mut candidates,
-                    falls,
-                    flights: cover,
-                },
-            );
-            if !fide {
-                game.retain_legal(pos, &mut candidates);
-            }
-        }
+        Some(falls) => check_candidates(game, pos, falls, &flights, &mut candidates),
         // The defender's king may fall, a fall may uncover a rider, or the board
         // shifts: every legal move is a candidate.
         None => game.legal_moves_into(pos, &mut candidates),

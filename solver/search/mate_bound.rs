@@ -291,7 +291,7 @@ impl MateTables {
         for (sq, piece) in board.pieces() {
             let k = kind(piece.role, piece.color);
             if piece.color == winner {
-                let row = self.attack_with_castling(geo, pos, k, sq, winner);
+                let row = with_castling(&self.attack[k], geo, pos, k, sq, winner);
                 min_into(&mut guard, &row);
                 if piece.role != Role::King || kings_check {
                     min_into(&mut check, &row);
@@ -300,7 +300,14 @@ impl MateTables {
                 min_into(&mut block, &self.reach[k][sq.index()]);
             }
         }
-        let walk = self.reach_with_castling(geo, pos, kind(Role::King, loser), king, loser);
+        let walk = with_castling(
+            &self.reach[kind(Role::King, loser)],
+            geo,
+            pos,
+            kind(Role::King, loser),
+            king,
+            loser,
+        );
         // The men of the mating side, for the search of who covers what (`Cover`).
         let mut cover = (flights && win_left <= COVER_MOVES).then(|| {
             let mut men = Vec::with_capacity(16);
@@ -315,7 +322,14 @@ impl MateTables {
                 }
             }
             let king_row = board.king(winner).map(|ks| {
-                let row = self.reach_with_castling(geo, pos, kind(Role::King, winner), ks, winner);
+                let row = with_castling(
+                    &self.reach[kind(Role::King, winner)],
+                    geo,
+                    pos,
+                    kind(Role::King, winner),
+                    ks,
+                    winner,
+                );
                 (row, near_sets(&row))
             });
             Cover {
@@ -372,49 +386,25 @@ impl MateTables {
         }
         true
     }
+}
 
-    /// `reach` of a man of kind `k` on `sq`; for a king with a castling right, castling
-    /// counts as one move to the c- or g-square of its first rank.
-    fn reach_with_castling<G: Geometry>(
-        &self,
-        geo: &G,
-        pos: &Position,
-        k: usize,
-        sq: Square,
-        color: Color,
-    ) -> [u8; 64] {
-        let mut row = self.reach[k][sq.index()];
-        for to in castling_squares(pos, color, k) {
-            if geo.squares().contains(to) {
-                let from_there = &self.reach[k][to.index()];
-                for (r, &d) in row.iter_mut().zip(from_there) {
-                    *r = (*r).min(d.saturating_add(1));
-                }
-            }
+/// The row of `table` for a man of kind `k` on `sq`, with castling counted as one move
+/// to the king's c- or g-square when it keeps a right.
+fn with_castling<G: Geometry>(
+    table: &[[u8; 64]; 64],
+    geo: &G,
+    pos: &Position,
+    k: usize,
+    sq: Square,
+    color: Color,
+) -> [u8; 64] {
+    let mut row = table[sq.index()];
+    for to in castling_squares(pos, color, k) & geo.squares() {
+        for (r, &d) in row.iter_mut().zip(&table[to.index()]) {
+            *r = (*r).min(d.saturating_add(1));
         }
-        row
     }
-
-    /// `attack` likewise.
-    fn attack_with_castling<G: Geometry>(
-        &self,
-        geo: &G,
-        pos: &Position,
-        k: usize,
-        sq: Square,
-        color: Color,
-    ) -> [u8; 64] {
-        let mut row = self.attack[k][sq.index()];
-        for to in castling_squares(pos, color, k) {
-            if geo.squares().contains(to) {
-                let from_there = &self.attack[k][to.index()];
-                for (r, &d) in row.iter_mut().zip(from_there) {
-                    *r = (*r).min(d.saturating_add(1));
-                }
-            }
-        }
-        row
-    }
+    row
 }
 
 /// The most moves of the mating side for which `Cover` is searched: beyond, the search

@@ -25,7 +25,7 @@ use crate::trapdoor::FallOrder;
 use crate::types::Role;
 use halt::Halt;
 use nodes::NodeCounter;
-use order::{CheckCandidates, FallChecks, FlightCover, FlightTakers, Flights, KingEscapes};
+use order::{FallChecks, FlightTakers, Flights, KingEscapes};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -248,32 +248,12 @@ impl<'a, T: Terrain> Searcher<'a, T> {
             // Only a move that gives check in P can mate, or one that the falls make a
             // check: generate just those.
             let taxi = self.game.rules.taxi.as_ref();
-            let info = CheckInfo::with_king_checks(geo, pos, taxi.is_some());
             // A mate leaves no flight free: the pieces' moves are cut to those that may
             // take every one, the pawns' are judged one by one below.
             let flights = self.flights(pos);
-            let cover = flights
-                .free
-                .is_nonempty()
-                .then(|| FlightCover::new(geo, pos, &flights));
             // Filled in place: a move list is too large to move around.
             let mut candidates = MoveList::new();
-            // Under Taxi a legal move need not be FIDE-legal (it may leave the own king
-            // to an attack the opponent cannot pay for), nor falls first (the own king
-            // may fall and not be judged): the game's generator.
-            self.game.generate_base(
-                pos,
-                &mut CheckCandidates {
-                    geo,
-                    info: &info,
-                    out: &mut candidates,
-                    falls,
-                    flights: cover,
-                },
-            );
-            if !fide {
-                self.game.retain_legal(pos, &mut candidates);
-            }
+            last_move::check_candidates(self.game, pos, falls, &flights, &mut candidates);
             let taxi_only = taxi.filter(|_| self.game.rules.trapdoor.is_none());
             let escapes = (!fide && !candidates.is_empty())
                 .then(|| self.king_escapes(pos, &flights))
