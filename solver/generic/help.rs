@@ -164,20 +164,18 @@ impl<G: TurnGame> Lines<'_, G> {
             return self.last_turn(s, short);
         }
         let key = self.game.key(s) ^ self.salt ^ turns_key(turns);
-        if turns >= 2 && self.table.probe(key).is_some_and(|b| b.fail >= FAILED) {
+        if self.table.probe(key).is_some_and(|b| b.fail >= FAILED) {
             return Ok(false);
         }
         if self.game.help_hopeless(s, self.winner, turns) {
-            if turns >= 2 {
-                self.table.store(key, None, Some(FAILED), 0);
-            }
+            self.table.store(key, None, Some(FAILED), 0);
             return Ok(false);
         }
         let mut found = false;
         for mv in self.game.moves(s) {
             found |= self.after(s, mv, turns, short)?;
         }
-        if !found && turns >= 2 {
+        if !found {
             self.table.store(key, None, Some(FAILED), 0);
         }
         Ok(found)
@@ -212,7 +210,11 @@ impl<G: TurnGame> Lines<'_, G> {
             return Ok(false);
         }
         if let Some(wins) = self.game.winning_moves(s) {
+            // Not one past the most solutions asked for.
             for &mv in &wins {
+                if self.capped {
+                    break;
+                }
                 self.record(mv, short);
             }
             return Ok(!wins.is_empty());
@@ -225,7 +227,7 @@ impl<G: TurnGame> Lines<'_, G> {
                 let below = self.last_turn(&next, short);
                 self.path.pop();
                 found |= below?;
-            } else if self.game.end(&next) == Some(End::Win(self.winner)) {
+            } else if !self.capped && self.game.end(&next) == Some(End::Win(self.winner)) {
                 self.record(mv, short);
                 found = true;
             }
