@@ -165,39 +165,66 @@ impl MateTables {
         let mut attackers = Box::new([[Bitboard::EMPTY; 64]; KINDS]);
         let mut attacks = Box::new([[Bitboard::EMPTY; 64]; KINDS]);
         let squares = geo.squares();
+        // Where a man of each kind goes in one move, and what it attacks, on an empty
+        // board.
+        let mut moves = Box::new([[Bitboard::EMPTY; 64]; KINDS]);
+        for k in 0..KINDS {
+            let (color, form) = match k {
+                WHITE_PAWN => (Color::White, Role::Pawn),
+                BLACK_PAWN => (Color::Black, Role::Pawn),
+                _ => (Color::White, Role::ALL[k - 1]),
+            };
+            for x in squares {
+                moves[k][x.index()] = moves_from(geo, form, color, x) & squares;
+                let a = attacks_from(geo, form, color, x) & squares;
+                attacks[k][x.index()] = a;
+                for t in a {
+                    attackers[k][t.index()] = attackers[k][t.index()].with(x);
+                }
+            }
+        }
         for k in 0..KINDS {
             let (color, first) = match k {
                 WHITE_PAWN => (Color::White, Role::Pawn),
                 BLACK_PAWN => (Color::Black, Role::Pawn),
                 _ => (Color::White, Role::ALL[k - 1]),
             };
-            let last_rank = color.fold(7, 0);
+            let last_rank = squares
+                .filter(|sq| sq.rank() == color.fold(7, 0))
+                .fold(Bitboard::EMPTY, |b, sq| b.with(sq));
             for from in squares {
-                // Breadth first over (square, form): a pawn arriving on its last rank
-                // becomes any piece.
+                // Breadth first over (square, form), a whole distance at a time: a pawn
+                // arriving on its last rank becomes any piece.
                 let mut dist = [[FAR; 64]; 6];
-                let mut queue: Vec<(Square, Role)> = Vec::with_capacity(64 * 5);
-                dist[form_index(first)][from.index()] = 0;
-                queue.push((from, first));
-                let mut head = 0;
-                while head < queue.len() {
-                    let (sq, form) = queue[head];
-                    head += 1;
-                    let d = dist[form_index(form)][sq.index()];
-                    for to in moves_from(geo, form, color, sq) & squares {
-                        let forms: &[Role] = if form == Role::Pawn && to.rank() == last_rank {
-                            &FORMS[1..]
-                        } else {
-                            std::slice::from_ref(if form == Role::Pawn { &FORMS[0] } else { &form })
-                        };
-                        for &f in forms {
-                            let slot = &mut dist[form_index(f)][to.index()];
-                            if *slot == FAR {
-                                *slot = d + 1;
-                                queue.push((to, f));
+                let mut seen = [Bitboard::EMPTY; 6];
+                let mut frontier = [Bitboard::EMPTY; 6];
+                frontier[form_index(first)] = Bitboard::from_square(from);
+                seen[form_index(first)] = Bitboard::from_square(from);
+                let mut d = 0u8;
+                while frontier.iter().any(|f| f.is_nonempty()) {
+                    let mut next = [Bitboard::EMPTY; 6];
+                    for (f, squares_at) in frontier.iter().enumerate() {
+                        let moves_of = &moves[kind(Role::ALL[f], color)];
+                        for sq in *squares_at {
+                            dist[f][sq.index()] = d;
+                            let to = moves_of[sq.index()];
+                            if f == form_index(Role::Pawn) {
+                                let promoted = to & last_rank;
+                                next[f] |= to - promoted;
+                                for &p in &FORMS[1..] {
+                                    next[form_index(p)] |= promoted;
+                                }
+                            } else {
+                                next[f] |= to;
                             }
                         }
                     }
+                    for (f, n) in next.iter_mut().enumerate() {
+                        *n = *n - seen[f];
+                        seen[f] |= *n;
+                    }
+                    frontier = next;
+                    d += 1;
                 }
                 if first == Role::Pawn {
                     for (form, row) in FORMS.iter().zip(&mut pawn_reach[color.index()]) {
@@ -206,31 +233,26 @@ impl MateTables {
                 }
                 let (r, a) = (&mut reach[k][from.index()], &mut attack[k][from.index()]);
                 for (form, row) in dist.iter().enumerate() {
-                    let form = Role::ALL[form];
+                    // What the man attacks from the squares it reaches in d moves, d
+                    // by d: a target first attacked at d is d moves away.
+                    let attacks_of = &attacks[kind(Role::ALL[form], color)];
+                    let mut by_distance = [Bitboard::EMPTY; 64];
+                    let mut farthest = 0;
                     for sq in squares {
                         let d = row[sq.index()];
-                        if d == FAR {
-                            continue;
-                        }
-                        r[sq.index()] = r[sq.index()].min(d);
-                        for t in attacks_from(geo, form, color, sq) & squares {
-                            a[t.index()] = a[t.index()].min(d);
+                        if d != FAR {
+                            r[sq.index()] = r[sq.index()].min(d);
+                            by_distance[d as usize] |= attacks_of[sq.index()];
+                            farthest = farthest.max(d as usize);
                         }
                     }
-                }
-            }
-        }
-        for k in 0..KINDS {
-            let (color, form) = match k {
-                WHITE_PAWN => (Color::White, Role::Pawn),
-                BLACK_PAWN => (Color::Black, Role::Pawn),
-                _ => (Color::White, Role::ALL[k - 1]),
-            };
-            for x in squares {
-                let a = attacks_from(geo, form, color, x) & squares;
-                attacks[k][x.index()] = a;
-                for t in a {
-                    attackers[k][t.index()] = attackers[k][t.index()].with(x);
+                    let mut covered = Bitboard::EMPTY;
+                    for (d, &set) in by_distance.iter().enumerate().take(farthest + 1) {
+                        for t in set - covered {
+                            a[t.index()] = a[t.index()].min(d as u8);
+                        }
+                        covered |= set;
+                    }
                 }
             }
         }
