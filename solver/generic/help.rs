@@ -16,9 +16,10 @@
 //! notation) only when it is found, and handed to the caller at once.
 
 use super::{End, TurnGame};
+use crate::search::halt::Halt;
 use crate::search::tt::Table;
 use crate::types::Color;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The search was stopped (time limit, interrupt or the most solutions asked for).
@@ -97,6 +98,8 @@ struct Lines<'a, G: TurnGame> {
     salt: u64,
     nodes: u64,
     limits: HelpLimits<'a>,
+    /// Ctrl-C and the deadline, as every search reads them.
+    halt: Halt<'a>,
     /// The moves from the root to the node being searched.
     path: Vec<G::Move>,
     found: usize,
@@ -117,11 +120,10 @@ const FAILED: u8 = 1;
 impl<G: TurnGame> Lines<'_, G> {
     fn tick(&mut self) -> Result<(), Stopped> {
         self.nodes += 1;
-        if self.capped
-            || self.limits.stop.load(Ordering::Relaxed)
-            || (self.nodes & 0x3FF == 0
-                && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if self.nodes & 0x3FF == 0 {
+            self.halt.poll();
+        }
+        if self.capped || self.halt.halted() {
             return Err(Stopped);
         }
         Ok(())
@@ -289,6 +291,7 @@ pub fn solve_help_with<G: TurnGame>(
         salt: table.new_search(),
         nodes: 0,
         limits,
+        halt: Halt::new(limits.stop, limits.deadline),
         path: Vec::new(),
         found: 0,
         capped: false,

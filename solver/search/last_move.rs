@@ -13,7 +13,7 @@ use super::order::{
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Geometry, Terrain};
-use crate::moves::MoveList;
+use crate::moves::{MoveKind, MoveList};
 use crate::position::Position;
 
 /// `order::KingEscapes` for the attacker's last moves from `pos`, judged with the
@@ -189,10 +189,9 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
             continue;
         }
         let mates = if fide {
-            let mut next = *pos;
-            next.play_fide_unkeyed(geo, mv);
-            crate::movegen::king_attacked(geo, &next, next.turn())
-                && !crate::movegen::has_legal_move(geo, &next)
+            // Under FIDE rules the candidates are the check candidates: the ordinary
+            // moves among them are known checks.
+            super::fide_mates(geo, pos, mv, matches!(mv.kind, MoveKind::Normal))
         } else {
             game.mates(pos, mv)
         };

@@ -50,6 +50,15 @@ fn kind(role: Role, color: Color) -> usize {
     }
 }
 
+/// A man of kind `k` (the inverse of `kind`; a piece's colour does not matter).
+fn kind_man(k: usize) -> (Color, Role) {
+    match k {
+        WHITE_PAWN => (Color::White, Role::Pawn),
+        BLACK_PAWN => (Color::Black, Role::Pawn),
+        _ => (Color::White, Role::ALL[k - 1]),
+    }
+}
+
 /// Distances on one geometry: for each kind of man and square, the fewest moves to
 /// stand on each square (`reach`) and to attack it (`attack`).
 #[derive(Clone, Debug)]
@@ -169,11 +178,7 @@ impl MateTables {
         // board.
         let mut moves = Box::new([[Bitboard::EMPTY; 64]; KINDS]);
         for k in 0..KINDS {
-            let (color, form) = match k {
-                WHITE_PAWN => (Color::White, Role::Pawn),
-                BLACK_PAWN => (Color::Black, Role::Pawn),
-                _ => (Color::White, Role::ALL[k - 1]),
-            };
+            let (color, form) = kind_man(k);
             for x in squares {
                 moves[k][x.index()] = moves_from(geo, form, color, x) & squares;
                 let a = attacks_from(geo, form, color, x) & squares;
@@ -184,11 +189,7 @@ impl MateTables {
             }
         }
         for k in 0..KINDS {
-            let (color, first) = match k {
-                WHITE_PAWN => (Color::White, Role::Pawn),
-                BLACK_PAWN => (Color::Black, Role::Pawn),
-                _ => (Color::White, Role::ALL[k - 1]),
-            };
+            let (color, first) = kind_man(k);
             let last_rank = squares
                 .filter(|sq| sq.rank() == color.fold(7, 0))
                 .fold(Bitboard::EMPTY, |b, sq| b.with(sq));

@@ -578,7 +578,7 @@ impl<'a, T: Terrain> Searcher<'a, T> {
 /// Whether `mv`, legal by FIDE rules, mates by them; `checks`: it is known to give
 /// check.
 #[inline]
-fn fide_mates<G: Geometry>(geo: &G, pos: &Position, mv: Move, checks: bool) -> bool {
+pub(crate) fn fide_mates<G: Geometry>(geo: &G, pos: &Position, mv: Move, checks: bool) -> bool {
     let mut next = *pos;
     next.play_fide_unkeyed(geo, mv);
     (checks || crate::movegen::king_attacked(geo, &next, next.turn()))
