@@ -549,6 +549,17 @@ fn rule_8_6_max_solutions_stops_and_says_so() {
         v["solutions"],
         serde_json::json!([["a8b8", "h2h7", "b8c8", "a1a8"]])
     );
+    // Not with another stipulation: refused, not ignored.
+    let out = run_stdin(
+        &["solve", "--max-solutions", "2", "-"],
+        "k7/8/1K6/8/8/8/8/6Q1 w - - stip \"#1\";\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("#1: --max-solutions applies to help-mates (h#N, h#N.5) only"),
+        "{}",
+        text(&out.stderr)
+    );
     for bad in ["0", "-1", "x"] {
         let arg = format!("--max-solutions={bad}");
         let out = run_stdin(&["solve", &arg, "-"], line);

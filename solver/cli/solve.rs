@@ -86,13 +86,24 @@ pub(super) fn stipulation(
     args: &SolveArgs,
 ) -> Result<Stipulation, String> {
     let stated = stated.or(args.stip);
-    args.depth
+    let stip = args
+        .depth
         .map(|n| Stipulation {
             moves: n,
             ..stated.unwrap_or(Stipulation::direct(n))
         })
-        .or(stated)
-        .ok_or_else(|| {
+        .or(stated);
+    // --max-solutions counts help-mate solutions (rules.md 8.6): on a line of another
+    // stipulation it would mean nothing, and is refused rather than ignored.
+    if let Some(s) =
+        stip.filter(|s| args.max_solutions.is_some() && s.aim != fairysolve::problem::Aim::Help)
+    {
+        return Err(item.located(
+            item.column_of(&["stip", "dm"]),
+            &format!("{s}: --max-solutions applies to help-mates (h#N, h#N.5) only"),
+        ));
+    }
+    stip.ok_or_else(|| {
             if item.is_fen_line() {
                 super::command_line_is_wrong();
                 item.located(
