@@ -343,3 +343,160 @@ fn rule_8_3_self_mates_found_by_an_independent_scan() {
         assert_eq!(got, [key], "core: {fen}");
     }
 }
+
+/// A random position with castling rights or an en passant right where the placement
+/// allows them, else the plain random line: the rare kinds of move the self-mate
+/// filter must keep or judge.
+fn with_rights(rng: &mut Rng, line: String) -> String {
+    let extras = [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq -",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6",
+        "r3k3/1q6/8/2pP4/8/8/6n1/R3K2R w KQq c6",
+        "8/8/8/KPp4r/8/8/8/7k w - c6",
+        "1k6/8/8/8/2pP4/8/1r6/K7 b - d3",
+    ];
+    if rng.below(8) == 0 {
+        extras[rng.below(extras.len())].to_string()
+    } else {
+        line
+    }
+}
+
+/// Positions near the end of published self-mates: each problem of
+/// positions/selfmates/ and positions/bench/selfmates-s4-s6.epd, with a random walk of
+/// up to eight plies played from it, White to move at the end. Where self-mates in one
+/// are common, unlike among random placements.
+fn near_self_mates(rng: &mut Rng) -> Vec<String> {
+    let mut lines = Vec::new();
+    for file in [
+        "positions/selfmates/published.epd",
+        "positions/bench/selfmates-s4-s6.epd",
+    ] {
+        let text =
+            std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        for record in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let Some(p) = problem(record) else { continue };
+            for _ in 0..200 {
+                let mut pos = p.position;
+                for _ in 0..rng.below(5) * 2 {
+                    let moves = p.game.legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos = p.game.play(&pos, moves[rng.below(moves.len())]).position;
+                }
+                if pos.turn() == Color::White && !p.game.legal_moves(&pos).is_empty() {
+                    lines.push(fairysolve::fen::write_fen(&pos));
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// A random position where the defender can hardly move: its king walled in a corner
+/// by its own men, one or two of its men free, and the attacker's men anywhere, so that
+/// a single move of White's may leave Black nothing but mates.
+fn walled_in_line(rng: &mut Rng) -> String {
+    let mut board = [None::<char>; 64];
+    let corner = [0usize, 7, 56, 63][rng.below(4)];
+    let (kf, kr) = ((corner % 8) as i32, (corner / 8) as i32);
+    board[corner] = Some('k');
+    for (df, dr) in [(1, 0), (0, 1), (1, 1)] {
+        let f = if kf == 0 { df } else { 7 - df };
+        let r = if kr == 0 { dr } else { 7 - dr };
+        let sq = (r * 8 + f) as usize;
+        let man = if r == 0 || r == 7 {
+            b"bnr"[rng.below(3)]
+        } else {
+            b"pbnp"[rng.below(4)]
+        };
+        board[sq] = Some(man as char);
+    }
+    let mut put = |rng: &mut Rng, man: char| loop {
+        let sq = rng.below(64);
+        let r = sq / 8;
+        if board[sq].is_none() && !(man.eq_ignore_ascii_case(&'p') && (r == 0 || r == 7)) {
+            board[sq] = Some(man);
+            return;
+        }
+    };
+    put(rng, 'K');
+    for _ in 0..1 + rng.below(2) {
+        let man = b"qrbnp"[rng.below(5)] as char;
+        put(rng, man);
+    }
+    for _ in 0..2 + rng.below(4) {
+        let man = b"QRRBBNP"[rng.below(7)] as char;
+        put(rng, man);
+    }
+    fen_of(&board, 'w')
+}
+
+/// rules.md 8.3, the attacker's last move of a self-mate
+/// (`TurnGame::self_mate_candidates`, search/last_move.rs): every move left out fails
+/// `s#1` by the definition (the defender has a move that does not mate the attacker).
+/// On positions near the end of published self-mates and random placements (with
+/// castling and en passant rights now and then), on the standard board and on
+/// Earthquake boards; the filter leaves out most moves and keeps the keys that exist.
+#[test]
+fn the_self_mate_filter_never_leaves_out_a_key() {
+    let mut rng = Rng(0x5E1F_3A7E_0000_0001);
+    let boards = [
+        "",
+        " earthquake \"1 0\";",
+        " earthquake \"0 -1\"; void fly;",
+        " earthquake \"-2 1\";",
+    ];
+    let mut lines = near_self_mates(&mut rng);
+    for _ in 0..6000 {
+        let walled = walled_in_line(&mut rng);
+        lines.push(format!("{walled}{}", boards[rng.below(boards.len())]));
+    }
+    while lines.len() < 16000 {
+        let men: &[u8] = if rng.below(2) == 0 {
+            b"QRNqqrrbnp"
+        } else {
+            b"QRBNPPqrbnpp"
+        };
+        let random = random_line_of(&mut rng, 'w', men);
+        let placement = with_rights(&mut rng, random);
+        lines.push(format!("{placement}{}", boards[rng.below(boards.len())]));
+    }
+    let (mut judged, mut moves, mut left_out, mut keys) = (0, 0, 0, 0);
+    for line in &lines {
+        let Some(p) = problem(line) else { continue };
+        if p.position.turn() != Color::White {
+            continue;
+        }
+        let candidates = fairysolve::with_game!(&p.game, g => {
+            let game = OneBoard { game: g, attacker: Color::White };
+            fairysolve::generic::TurnGame::self_mate_candidates(&game, &BoardState::new(p.position))
+        });
+        let Some(candidates) = candidates else {
+            continue;
+        };
+        for &mv in p.game.legal_moves(&p.position).iter() {
+            let key = self_wins_with(&p.game, &p.position, mv, 1);
+            assert!(
+                !key || candidates.contains(&mv),
+                "{line}: the key {} was left out",
+                mv.coord(false)
+            );
+            moves += 1;
+            left_out += !candidates.contains(&mv) as u32;
+            keys += key as u32;
+        }
+        judged += 1;
+    }
+    eprintln!("{judged} judged, {left_out} of {moves} left out, {keys} keys");
+    assert!(judged > 4000, "only {judged} positions judged");
+    assert!(
+        left_out * 10 > moves * 7,
+        "only {left_out} of {moves} moves left out"
+    );
+    assert!(keys >= 50, "only {keys} keys among the moves kept");
+}

@@ -20,6 +20,7 @@ pub const SUITES: &[&str] = &[
     "positions/bench/helpmates-h3.epd",
     "positions/bench/helpmates-deep.epd",
     "positions/bench/selfmates-s2-s3.epd",
+    "positions/bench/selfmates-s4-s6.epd",
 ];
 
 /// Timed runs of a suite; the least CPU time counts (the first also touches the table's

@@ -110,6 +110,17 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         Some(list.as_slice().to_vec())
     }
 
+    /// The moves a checkless reply that no move touches leaves standing are left out
+    /// (`search::last_move::self_mate_candidates`).
+    fn self_mate_candidates(&self, s: &BoardState) -> Option<Vec<Move>> {
+        if s.ended.is_some() {
+            return Some(Vec::new());
+        }
+        let mut list = crate::moves::MoveList::new();
+        crate::search::last_move::self_mate_candidates(self.game, &s.position, &mut list)
+            .then(|| list.as_slice().to_vec())
+    }
+
     /// The fewest moves to a mate on an empty board (`search::mate_bound`).
     fn help_hopeless(&self, s: &BoardState, winner: Color, turns: u32) -> bool {
         s.ended.is_none() && self.game.mate_out_of_reach(&s.position, winner, turns)

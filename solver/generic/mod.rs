@@ -101,6 +101,14 @@ pub trait TurnGame: Sync {
         None
     }
 
+    /// The attacker's legal moves from `s` in the last round of a self-mate that may
+    /// leave the defender nothing but moves that win for it, where the game can tell
+    /// the others without playing them: each move left out lets the defender a reply
+    /// that ends nothing. `None`: every legal move is tried.
+    fn self_mate_candidates(&self, _s: &Self::State) -> Option<Vec<Self::Move>> {
+        None
+    }
+
     /// Whether `winner` surely cannot win with the last of `turns` turns from `s`
     /// (played alternately from the side to move, nothing ending the game before),
     /// whatever both sides play: a bound help play uses to skip a state. It must never

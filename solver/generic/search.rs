@@ -201,6 +201,22 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     ) -> Proof<bool> {
         let next = self.game.play(s, mv);
         let left = self.rounds_left(s, &next, n);
+        if self.tabled(self.game.mover(&next) == self.attacker, left) {
+            // The table's line is fetched while the game looks at the state's end.
+            self.table.prefetch(self.game.key(&next) ^ self.salt);
+        }
+        self.reached_wins(s, next, left, k)
+    }
+
+    /// Whether the state `next`, reached by a move from `s` with `left` rounds left
+    /// there, leads to the attacker's win within them.
+    fn reached_wins(
+        &self,
+        s: &G::State,
+        next: G::State,
+        left: u32,
+        k: &mut Killers<G::Move>,
+    ) -> Proof<bool> {
         // The defender's last turn, and it has a move that ends nothing
         // (`TurnGame::quiet_move`): the game goes on, the rounds run out, and the
         // defender holds, against `#N` and `s#N` alike. Whether the game ended needs no
@@ -222,6 +238,15 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         }
     }
 
+    /// Whether a state with `n` rounds left is kept in the table. The defender's last
+    /// turn is decided by its first move that does not end the game as the goal asks,
+    /// mostly its first move, and the attacker's last move of a self-mate by a few
+    /// moves left by `TurnGame::self_mate_candidates`: working either out again costs
+    /// less than the cache miss of a probe.
+    fn tabled(&self, attacking: bool, n: u32) -> bool {
+        n > 1 || (attacking && self.goal == Goal::Win)
+    }
+
     /// Whether the game's end `end`, brought about by a move from `s`, is the goal.
     fn fulfils(&self, s: &G::State, end: Option<End>) -> bool {
         match self.goal {
@@ -241,10 +266,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     fn wins_with(&self, s: &G::State, n: u32, k: &mut Killers<G::Move>) -> Proof<bool> {
         self.check_limits()?;
         let attacking = self.game.mover(s) == self.attacker;
-        // The defender's last turn is decided by its first move that does not end the
-        // game as the goal asks, mostly its first move: working that out again costs
-        // less than the cache miss of a probe, so such nodes skip the table.
-        let tabled = attacking || n > 1;
+        let tabled = self.tabled(attacking, n);
         let key = if tabled {
             self.game.key(s) ^ self.salt
         } else {
@@ -260,7 +282,15 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             }
             hint = b.hint as usize;
         }
-        let moves = self.game.moves(s);
+        // The attacker's last move of a self-mate: only those after which the defender
+        // may be forced to win (`TurnGame::self_mate_candidates`); the others fail.
+        let moves = if attacking && n == 1 && self.goal == Goal::SelfLoss {
+            self.game
+                .self_mate_candidates(s)
+                .unwrap_or_else(|| self.game.moves(s))
+        } else {
+            self.game.moves(s)
+        };
         // The move that decided this state last time (won, or refuted) first, then the
         // one that decided the last node of this kind (`Killers`). A hint beyond the
         // list (another state behind the same key) orders nothing. Ordering only:
@@ -273,13 +303,36 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             .and_then(|m| moves.iter().position(|&x| x == m))
             .filter(|&i| i != hint);
         let order = std::iter::once(hint)
+            .filter(|_| !moves.is_empty())
             .chain(killer)
             .chain((0..moves.len()).filter(|&i| i != hint && Some(i) != killer));
+        // At the attacker's node, most of which fail and so try every move, the states
+        // after all the moves come first, each one's table line fetched: the probes of
+        // the defender's nodes then wait on memory together, not one after another.
+        let played: Vec<(G::State, u32)> = if attacking && n > 1 {
+            moves
+                .iter()
+                .map(|&mv| {
+                    let next = self.game.play(s, mv);
+                    let left = self.rounds_left(s, &next, n);
+                    if self.tabled(self.game.mover(&next) == self.attacker, left) {
+                        self.table.prefetch(self.game.key(&next) ^ self.salt);
+                    }
+                    (next, left)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut decided = None;
         for i in order {
             // A move that wins for the attacker decides its node; a defence that does
             // not lose decides the defender's.
-            if self.move_wins_with(s, moves[i], n, k)? == attacking {
+            let wins = match played.get(i) {
+                Some(&(next, left)) => self.reached_wins(s, next, left, k)?,
+                None => self.move_wins_with(s, moves[i], n, k)?,
+            };
+            if wins == attacking {
                 decided = Some(i);
                 break;
             }

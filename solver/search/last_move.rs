@@ -13,8 +13,9 @@ use super::order::{
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Geometry, Terrain};
-use crate::moves::{MoveKind, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
+use crate::types::{Role, Square};
 
 /// `order::KingEscapes` for the attacker's last moves from `pos`, judged with the
 /// men `flights` has vanishing; `None` under Taxi (a king's step must be paid for)
@@ -198,5 +199,247 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
         if mates {
             out.push(mv);
         }
+    }
+}
+
+/// The attacker's legal moves of a self-mate's last round (`s#1`, the attacker to move
+/// in `pos`) after which the defender may have nothing but moves that mate the
+/// attacker, into `out`; `false` (and `out` untouched) when every legal move must be
+/// tried: rules other than FIDE's on a fixed board, a king missing, or the attacker in
+/// check.
+///
+/// A move W is left out when the defender has a reply R, listed in `pos` with the turn
+/// passed, that is legal there and gives no check, and that W cannot touch. R is an
+/// ordinary man's move (no king, castling, en passant or promotion); what decides
+/// whether R stays legal and checkless after W lies on the squares `reply_squares`
+/// names (its path, the lines through its start to both kings, the line from its
+/// arrival to the attacker's king). A W that is no king's move, gives no check, takes
+/// no man en passant and neither leaves nor enters one of those squares changes none of
+/// it: R is then a legal reply that ends nothing, and W fails (rules.md 8.3). A W that
+/// stays is then played on the board, and left out too when the defender's king has a
+/// legal step after it that uncovers no check (`checkless_king_step_after`).
+pub fn self_mate_candidates<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    out: &mut MoveList,
+) -> bool {
+    if !game.is_plain() || game.in_check(pos) {
+        return false;
+    }
+    let geo = game.geo(pos);
+    let board = pos.board();
+    let us = pos.turn();
+    let (Some(our_king), Some(their_king)) = (board.king(us), board.king(!us)) else {
+        return false;
+    };
+    let mut passed = *pos;
+    passed.pass();
+    let reply_info = CheckInfo::new(geo, &passed);
+    let mut replies = QuietReplies {
+        geo,
+        info: &reply_info,
+        passed: &passed,
+        kings: (our_king, their_king),
+        squares: [Bitboard::EMPTY; QUIET_REPLIES_KEPT],
+        len: 0,
+    };
+    crate::movegen::generate(geo, &passed, &mut replies);
+    let untouchable = &mut replies.squares[..replies.len];
+    if untouchable.is_empty() {
+        return false;
+    }
+    // The replies that depend on the fewest squares first: most moves miss them.
+    untouchable.sort_unstable_by_key(|s| s.count());
+    let info = CheckInfo::new(geo, pos);
+    let mut moves = MoveList::new();
+    game.legal_moves_into(pos, &mut moves);
+    for &mv in moves.iter() {
+        let plain = mv.role != Role::King && !info.may_give_check(mv);
+        let touched = Bitboard::from_square(mv.from).with(mv.to);
+        if (!plain || untouchable.iter().all(|s| (*s & touched).is_nonempty()))
+            && !checkless_king_step_after(geo, pos, mv)
+        {
+            out.push(mv);
+        }
+    }
+    true
+}
+
+/// Collects `reply_squares` of the defender's legal replies that are ordinary men's
+/// moves giving no check (the king's steps are not even tested for safety). Replies
+/// beyond the first `QUIET_REPLIES_KEPT` are not kept: fewer replies leave out fewer moves.
+struct QuietReplies<'a, G: Geometry> {
+    geo: &'a G,
+    info: &'a CheckInfo,
+    passed: &'a Position,
+    /// The attacker's king and the defender's.
+    kings: (Square, Square),
+    squares: [Bitboard; QUIET_REPLIES_KEPT],
+    len: usize,
+}
+
+/// How many of the defender's quiet replies `QuietReplies` keeps.
+const QUIET_REPLIES_KEPT: usize = 32;
+
+impl<G: Geometry> QuietReplies<'_, G> {
+    fn keep(&mut self, r: Move) {
+        if self.len < QUIET_REPLIES_KEPT && !self.info.gives_check(self.geo, self.passed, r) {
+            let (our_king, their_king) = self.kings;
+            self.squares[self.len] = reply_squares(self.geo, r, our_king, their_king);
+            self.len += 1;
+        }
+    }
+}
+
+impl<G: Geometry> crate::movegen::MoveSink for QuietReplies<'_, G> {
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        if role != Role::King {
+            for to in targets {
+                self.keep(Move::new(role, from, to, MoveKind::Normal));
+            }
+        }
+    }
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        for to in targets - promo {
+            self.keep(Move::new(Role::Pawn, from, to, MoveKind::Normal));
+        }
+    }
+    fn special(&mut self, mv: Move) {
+        if mv.kind == MoveKind::DoublePush {
+            self.keep(mv);
+        }
+    }
+    fn king_steps_wanted(&self, _king: Square) -> Bitboard {
+        Bitboard::EMPTY
+    }
+}
+
+/// Whether after `mv` the other side's king has a legal step that gives no check (FIDE
+/// rules: a king may step onto any square no enemy man attacks once it has left its
+/// own, and the step checks only by uncovering a line onto the enemy king).
+fn checkless_king_step_after<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
+    let mut after = *pos;
+    after.play_board(geo, mv);
+    let board = after.board();
+    let replier = after.turn();
+    let (Some(king), Some(target)) = (board.king(replier), board.king(!replier)) else {
+        return false;
+    };
+    let occupied = board.occupied().without(king);
+    crate::attacks::unattacked_king_steps(geo, board, king, replier).any(|step| {
+        crate::attacks::attackers(geo, board, target, replier, occupied.with(step)).is_empty()
+    })
+}
+
+/// The squares whose men decide whether the defender's reply `r` (an ordinary man's
+/// move, legal and checkless with the defender's king on `their_king` and the
+/// attacker's on `our_king`) stays legal and checkless: its start and arrival and the
+/// squares between (a pawn's double step passes there too), the line through its start
+/// and its own king (a pin), the line through its start and the attacker's king (a
+/// discovered check), and the squares between its arrival and that king (a direct
+/// check).
+fn reply_squares<G: Geometry>(geo: &G, r: Move, our_king: Square, their_king: Square) -> Bitboard {
+    Bitboard::from_square(r.from).with(r.to)
+        | geo.between(r.from, r.to)
+        | geo.line(their_king, r.from)
+        | geo.line(our_king, r.from)
+        | geo.between(r.to, our_king)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Earthquake, Standard, VoidRule};
+    use crate::movegen::{king_attacked, legal_moves};
+    use crate::test_games::{random_placements, random_positions_on};
+
+    /// The lemma under `self_mate_candidates`: a reply R of the defender's (an ordinary
+    /// man's move, legal and checkless with the turn passed) stays legal and checkless
+    /// after every move of the attacker's that is no king's move, gives no check and
+    /// neither leaves nor enters `reply_squares(R)`. Checked by playing both moves, for
+    /// every such pair of moves, on crowded random placements and on random games on
+    /// Earthquake boards.
+    fn check_untouched_replies<G: Geometry>(geo: &G, pos: &Position, pairs: &mut u64) {
+        let us = pos.turn();
+        let (Some(our_king), Some(their_king)) = (pos.board().king(us), pos.board().king(!us))
+        else {
+            return;
+        };
+        // The attacker not in check (the filter's own condition), the defender not in
+        // check (a legal position).
+        if king_attacked(geo, pos, us) || king_attacked(geo, pos, !us) {
+            return;
+        }
+        let mut passed = *pos;
+        passed.pass();
+        let quiet = |at: &Position, r: Move| {
+            let mut after = *at;
+            after.play_board(geo, r);
+            !king_attacked(geo, &after, us)
+        };
+        let replies: Vec<Move> = legal_moves(geo, &passed)
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.role != Role::King && matches!(r.kind, MoveKind::Normal | MoveKind::DoublePush)
+            })
+            .filter(|&r| quiet(&passed, r))
+            .collect();
+        for &w in legal_moves(geo, pos).iter() {
+            let mut after = *pos;
+            after.play_board(geo, w);
+            if w.role == Role::King
+                || matches!(w.kind, MoveKind::Castle | MoveKind::EnPassant)
+                || king_attacked(geo, &after, !us)
+            {
+                continue;
+            }
+            let touched = Bitboard::from_square(w.from).with(w.to);
+            let answers = legal_moves(geo, &after);
+            for &r in &replies {
+                let squares = reply_squares(geo, r, our_king, their_king);
+                if (squares & touched).is_nonempty() {
+                    continue;
+                }
+                *pairs += 1;
+                let pos_line = crate::fen::write_fen(pos);
+                assert!(
+                    answers.contains(&r),
+                    "{pos_line}: {} no longer legal after {}",
+                    r.coord(false),
+                    w.coord(false)
+                );
+                assert!(
+                    quiet(&after, r),
+                    "{pos_line}: {} checks after {}",
+                    r.coord(false),
+                    w.coord(false)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_reply_no_move_touches_stays_legal_and_checkless() {
+        let mut pairs = 0;
+        random_placements(0x1F83_D9AB_FB41_BD6B, 3_000, "QRRBNPPqrrbnnpp", |pos, _| {
+            check_untouched_replies(&Standard, pos, &mut pairs)
+        });
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+            "4k3/3r4/8/8/8/8/1B6/R3K3 w - - 0 1",
+        ];
+        for (dx, dy, void) in [
+            (1, 0, VoidRule::Fly),
+            (-2, 1, VoidRule::Block),
+            (0, -1, VoidRule::Fly),
+        ] {
+            let geo = Earthquake::new(dx, dy, void);
+            random_positions_on(&geo, 11, &starts, 10, 60, |pos, _| {
+                check_untouched_replies(&geo, pos, &mut pairs)
+            });
+        }
+        assert!(pairs > 200_000, "only {pairs} pairs");
     }
 }

@@ -89,6 +89,21 @@ impl CheckInfo {
         }
     }
 
+    /// Whether `mv` (legal) may leave the defender's king attacked, judged without
+    /// playing it: `gives_check` for an ordinary move or a double step, `true` for the
+    /// rare kinds that change more than two squares or the mover's kind.
+    #[inline]
+    pub fn may_give_check(&self, mv: Move) -> bool {
+        match mv.kind {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                self.king.is_some()
+                    && (self.squares[mv.role.index()].contains(mv.to)
+                        || self.discoverers.contains(mv.from))
+            }
+            _ => true,
+        }
+    }
+
     /// Whether `mv` (legal) leaves the defender's king attacked.
     #[inline]
     pub fn gives_check<G: Geometry>(&self, geo: &G, pos: &Position, mv: Move) -> bool {
