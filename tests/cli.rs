@@ -662,3 +662,135 @@ fn rule_8_4_set_play_is_shown_before_the_solution() {
         text(&out.stdout)
     );
 }
+
+/// rules.md 8.4: a set move that itself mates White fulfils an `s#N` at once; it is
+/// shown with no reply and is not unprovided (Popeye's battle-play test "s#2 with
+/// complete short set play": 1...b2#), and `--json` names it in `set_play_fulfilled`.
+#[test]
+fn rule_8_4_a_self_mating_set_move_is_provided() {
+    let line = "8/8/8/2p3p1/2R3P1/kp6/p7/K7 w - - stip \"s#2\";";
+    let out = run(&["solve", "--set-play", "--fen", line]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("set play:\n"), "{stdout}");
+    assert!(stdout.contains("    1...b2#\n"), "{stdout}");
+    assert!(!stdout.contains("b2# (unprovided)"), "{stdout}");
+    let out = run(&["solve", "--set-play", "--json", "--fen", line]);
+    let v = json(&out);
+    assert_eq!(v["set_play_fulfilled"], serde_json::json!(["b3b2"]));
+    assert_eq!(v["set_play"]["b3b2"], serde_json::json!([]));
+}
+
+/// formats.md 2: options mean what they say or are refused with a message that says
+/// why. `--stip` replaces a line's own stipulation, `--depth` sets N and keeps the aim;
+/// `--set-play` where there is no set play, `--retro` on a two-board line, and numbers
+/// out of range are refused.
+#[test]
+fn options_work_where_given_or_are_refused() {
+    // The line says #2; --stip "h#1" solves it as a help-mate (1.Kh1 Rg1# style).
+    let line = "7k/8/8/8/8/8/6R1/5K2 b - - dm 2;";
+    let out = run(&["solve", "--stip", "h#1", "--json", "--fen", line]);
+    let v = json(&out);
+    assert_eq!(v["stip"], "h#1", "{v}");
+    // --depth keeps the aim of --stip and sets N.
+    let out = run(&[
+        "solve", "--stip", "h#1", "--depth", "2", "--json", "--fen", line,
+    ]);
+    assert_eq!(json(&out)["stip"], "h#2");
+    // --set-play on a help-mate or a one-mover: refused, located at the stipulation.
+    let out = run(&[
+        "solve",
+        "--set-play",
+        "--fen",
+        "7k/8/8/8/8/8/6R1/5K2 b - - stip \"h#1\";",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("h#1: --set-play applies to #N and s#N with N >= 2"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&[
+        "solve",
+        "--set-play",
+        "--fen",
+        "7k/8/6K1/8/8/8/8/R7 w - - dm 1;",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("#1: --set-play applies to #N and s#N with N >= 2"));
+    // --retro on an Underworld line: refused, not ignored.
+    let under = "2k5/8/1K6/8/8/8/8/8 w - - underworld \"8/8/4k3/3K4/7Q/8/2n5/8\"; phase WU; dm 3;";
+    let out = run(&["solve", "--retro", "--fen", under]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("--retro: retro-analysis covers the single-board games"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Numbers out of range: clap's message names the range, also for a negative one.
+    for (args, says) in [
+        (vec!["solve", "--depth", "-3", "--fen", line], "-3"),
+        (
+            vec!["retro", "--depth", "1000", "--fen", line],
+            "1000 is not in 1..=12",
+        ),
+        (
+            vec!["retro", "--nodes", "0", "--fen", line],
+            "0 is not in 1..",
+        ),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(says) && !stderr.contains("-- -3"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// An interrupted search says which first moves stayed undecided, and does not call
+/// the problem keyless: `keys: none proved`, exit status 1.
+#[test]
+fn a_stopped_search_names_its_undecided_first_moves() {
+    let line = "1b3q1n/2pb2r1/4P3/r3pp2/3PP2p/P1NkPNP1/Q2B4/R3K2R w KQ - dm 5;";
+    let out = run(&[
+        "solve",
+        "--threads",
+        "1",
+        "--time-limit",
+        "0.05",
+        "--fen",
+        line,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let stopped = stdout
+        .lines()
+        .find(|l| l.starts_with("stopped before the proof was complete: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let (count, moves) = stopped
+        .trim_start_matches("stopped before the proof was complete: ")
+        .split_once(" undecided: ")
+        .unwrap();
+    let n: usize = count.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(moves.split(' ').count(), n, "{stopped}");
+    assert!(stdout.contains("keys: none proved · "), "{stdout}");
+}
+
+/// A retro-analysis a node limit leaves incomplete is work not done: exit status 1,
+/// with what it proved still reported.
+#[test]
+fn an_incomplete_retro_analysis_exits_1() {
+    let out = run(&[
+        "retro",
+        "--nodes",
+        "1",
+        "--trapdoor",
+        "2",
+        "--fen",
+        "r3k2r/8/8/8/4N3/8/8/R3K2R b KQkq - 0 1",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("incomplete"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+}

@@ -26,11 +26,11 @@ pub struct RetroArgs {
     /// One JSON object per position: legal, reasons, last moves, men proved ticking.
     #[arg(long)]
     pub json: bool,
-    /// Half-moves searched back without Trapdoor (under Trapdoor T it is 2T).
-    #[arg(long, default_value_t = retro::DEFAULT_DEPTH)]
+    /// Half-moves searched back without Trapdoor (under Trapdoor T it is 2T), 1 to 12.
+    #[arg(long, default_value_t = retro::DEFAULT_DEPTH, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=retro::MAX_DEPTH as i64))]
     pub depth: u32,
-    /// Nodes one question may visit before it answers "not proved".
-    #[arg(long, default_value_t = retro::DEFAULT_NODES)]
+    /// Nodes one question may visit before it answers "not proved" (at least 1).
+    #[arg(long, default_value_t = retro::DEFAULT_NODES, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Seconds allowed per position; what was proved by then is reported, marked as cut
     /// short (Ctrl-C stops the same way).
@@ -227,9 +227,10 @@ pub fn run(args: RetroArgs) -> bool {
             b.finish_and_clear();
         }
         let millis = start.elapsed().as_millis();
-        // Work cut short by the time limit or Ctrl-C was not done: exit status 1, as
-        // for `solve` (a node limit is the analysis's own bound: its answer stands).
-        ok &= !report.stopped;
+        // An incomplete analysis (cut short by the time limit or Ctrl-C, or a question
+        // the node limit left unanswered) is work not done: exit status 1, as for
+        // `solve`. What it proved is reported all the same.
+        ok &= report.complete && !report.stopped;
         if args.json {
             println!("{}", json_report(&item, &problem, &report, millis));
         } else {

@@ -25,11 +25,13 @@ pub struct SolveArgs {
     /// One position (FEN or a whole position line with operations).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Stipulation for --fen or lines without one, e.g. "#2".
+    /// Stipulation of every line, e.g. "#2", "h#2.5", "s#3": replaces the line's own
+    /// dm or stip, and gives one to --fen and to lines without.
     #[arg(long, value_parser = stipulation_arg)]
     pub stip: Option<Stipulation>,
-    /// Overrides every line's stipulation: mate in N.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=fairysolve::problem::MAX_MOVES as i64))]
+    /// Number of moves N of every line's stipulation, its aim kept (#N, h#N, s#N; a
+    /// line without one is solved as #N).
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=fairysolve::problem::MAX_MOVES as i64))]
     pub depth: Option<u32>,
     /// One JSON object per position (formats.md 2).
     #[arg(long)]
@@ -76,16 +78,17 @@ fn stipulation_arg(text: &str) -> Result<Stipulation, String> {
     })
 }
 
-/// The stipulation to prove for the line of `item` stating `stated` (if any): the
-/// line's, else `--stip`; `--depth` sets N and keeps the aim (clap checked its range).
-/// None at all is a located message; for `--fen` it is the command line that lacks it
-/// (exit status 2).
+/// The stipulation to prove for the line of `item` stating `stated` (if any):
+/// `--stip`, else the line's; `--depth` sets N and keeps the aim (clap checked its
+/// range). None at all is a located message; for `--fen` it is the command line that
+/// lacks it (exit status 2). An option that means nothing for the stipulation is refused
+/// with a located message, never ignored.
 pub(super) fn stipulation(
     item: &Item,
     stated: Option<Stipulation>,
     args: &SolveArgs,
 ) -> Result<Stipulation, String> {
-    let stated = stated.or(args.stip);
+    let stated = args.stip.or(stated);
     let stip = args
         .depth
         .map(|n| Stipulation {
@@ -101,6 +104,16 @@ pub(super) fn stipulation(
         return Err(item.located(
             item.column_of(&["stip", "dm"]),
             &format!("{s}: --max-solutions applies to help-mates (h#N, h#N.5) only"),
+        ));
+    }
+    // Set play is the defender's moves before the attacker's first (rules.md 8.4): a
+    // help-mate, or a stipulation of one move, has none to show.
+    if let Some(s) =
+        stip.filter(|s| args.set_play && (s.aim == fairysolve::problem::Aim::Help || s.moves < 2))
+    {
+        return Err(item.located(
+            item.column_of(&["stip", "dm"]),
+            &format!("{s}: --set-play applies to #N and s#N with N >= 2"),
         ));
     }
     stip.ok_or_else(|| {
@@ -288,10 +301,12 @@ fn text_report(
         problem.position.turn().name()
     ));
     if !sol.complete() {
-        out.push_str(&format!(
-            "stopped before the proof was complete: {} first moves undecided\n",
-            sol.unresolved.len()
-        ));
+        let undecided: Vec<String> = sol
+            .unresolved
+            .iter()
+            .map(|&mv| fairysolve::san::san(&problem.game, &problem.position, mv))
+            .collect();
+        out.push_str(&undecided_line(&undecided));
     }
     if sol.cut_short {
         out.push_str(
@@ -331,6 +346,7 @@ fn text_report(
         .collect();
     out.push_str(&keys_summary(
         &keys,
+        sol.complete(),
         sol.shortest(),
         stip.moves,
         sol.nodes,
@@ -340,10 +356,23 @@ fn text_report(
     out
 }
 
-/// The closing line of a report: the keys in the tree's notation, a cook or a short
+/// What a search stopped by the time limit or Ctrl-C left open: the first moves it did
+/// not decide, by name.
+pub(super) fn undecided_line(undecided: &[String]) -> String {
+    format!(
+        "stopped before the proof was complete: {} first move{} undecided: {}\n",
+        undecided.len(),
+        if undecided.len() == 1 { "" } else { "s" },
+        undecided.join(" ")
+    )
+}
+
+/// The closing line of a report: the keys in the tree's notation (`none proved` when
+/// the search was stopped before it could prove there is none), a cook or a short
 /// solution, and what the search cost.
 pub(super) fn keys_summary(
     keys: &[String],
+    complete: bool,
     shortest: Option<u32>,
     moves: u32,
     nodes: u64,
@@ -360,8 +389,10 @@ pub(super) fn keys_summary(
     format!(
         "{}: {}{} · {nodes} nodes in {millis} ms, {threads} thread{}\n",
         if keys.len() == 1 { "key" } else { "keys" },
-        if keys.is_empty() {
+        if keys.is_empty() && complete {
             "none".into()
+        } else if keys.is_empty() {
+            "none proved".into()
         } else {
             keys.join(" ")
         },
@@ -730,7 +761,20 @@ fn solve_item(
         out.ok = false;
         return out;
     }
-    match item.two_board() {
+    let two_board = item.two_board();
+    if args.retro && matches!(two_board, Ok(Some(_))) {
+        let msg = item.located(
+            0,
+            "--retro: retro-analysis covers the single-board games; an Underworld or Looking-Glass line is solved without --retro",
+        );
+        if args.json {
+            let _ = writeln!(out.stdout, "{}", error_json(item, &msg));
+        }
+        let _ = writeln!(out.stderr, "{msg}");
+        out.ok = false;
+        return out;
+    }
+    match two_board {
         Ok(Some(TwoBoard::Underworld(p))) => {
             return super::two_board::solve_underworld(item, &p, args, opts, table, bar)
         }
@@ -804,7 +848,7 @@ fn solve_item(
         if args.json {
             let mut v = json_report(item, &problem, stip, &sol);
             if let Some((_, json)) = &set {
-                v["set_play"] = json.clone();
+                super::two_board::add_set_play(&mut v, json);
             }
             let _ = writeln!(out.stdout, "{v}");
         } else {

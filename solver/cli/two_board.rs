@@ -250,7 +250,7 @@ fn solve_core<G: TurnGame>(
             v["undecided"] = json!(sol.unresolved);
         }
         if let Some((_, json)) = &set {
-            v["set_play"] = json.clone();
+            add_set_play(&mut v, json);
         }
         let _ = writeln!(out.stdout, "{v}");
         return out;
@@ -261,11 +261,7 @@ fn solve_core<G: TurnGame>(
         s.push_str(text);
     }
     if !sol.complete() {
-        let _ = writeln!(
-            s,
-            "stopped before the proof was complete: {} first moves undecided",
-            sol.unresolved.len()
-        );
+        s.push_str(&super::solve::undecided_line(&sol.unresolved));
     }
     if sol.cut_short {
         s.push_str("stopped before the tries and variations were complete: the keys are proved, the rest is partial\n");
@@ -289,6 +285,7 @@ fn solve_core<G: TurnGame>(
     let keys: Vec<String> = sol.keys.iter().map(|k| k.1.clone()).collect();
     s.push_str(&super::solve::keys_summary(
         &keys,
+        sol.complete(),
         sol.shortest(),
         stip.moves,
         sol.nodes,
@@ -730,9 +727,13 @@ fn set_play_block<G: TurnGame>(
     };
     let mut text = String::from("set play:\n");
     let mut map = serde_json::Map::new();
+    let mut fulfilled = Vec::new();
     for d in &defences {
         let replies: Vec<String> = d.replies.iter().map(|(_, n)| format!("2.{n}")).collect();
-        if replies.is_empty() {
+        if d.fulfils {
+            let _ = writeln!(text, "    1...{}", d.notation);
+            fulfilled.push(d.coord.clone());
+        } else if replies.is_empty() {
             let _ = writeln!(text, "    1...{} (unprovided)", d.notation);
         } else {
             let _ = writeln!(text, "    1...{} {}", d.notation, replies.join(", "));
@@ -742,7 +743,23 @@ fn set_play_block<G: TurnGame>(
             json!(d.replies.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>()),
         );
     }
-    (text, Value::Object(map))
+    (
+        text,
+        json!({"set_play": Value::Object(map), "set_play_fulfilled": fulfilled}),
+    )
+}
+
+/// The set play's fields (`set_play`, and `set_play_fulfilled` when it was worked out)
+/// added to a report's JSON object.
+pub fn add_set_play(v: &mut Value, set: &Value) {
+    match set.as_object() {
+        Some(fields) => {
+            for (k, x) in fields {
+                v[k] = x.clone();
+            }
+        }
+        None => v["set_play"] = Value::Null,
+    }
 }
 
 /// `set_play_block` for a single-board line, through the adapter.

@@ -599,8 +599,9 @@ pub fn set_play<G: TurnGame>(
         let mut out = Vec::new();
         for d in game.moves(&set) {
             let after = game.play(&set, d);
+            let end = game.end(&after);
             let mut replies = Vec::new();
-            if game.end(&after).is_none() && n > 1 {
+            if end.is_none() && n > 1 {
                 for m in game.moves(&after) {
                     if prover.move_wins(&after, m, n - 1)? {
                         replies.push((game.coord(&after, m), game.notation(&after, m)));
@@ -611,6 +612,7 @@ pub fn set_play<G: TurnGame>(
                 coord: game.coord(&set, d),
                 notation: game.notation(&set, d),
                 replies,
+                fulfils: goal == Goal::SelfLoss && end == Some(End::Win(!attacker)),
             });
         }
         Ok(out)
@@ -624,4 +626,7 @@ pub struct SetDefence {
     pub coord: String,
     pub notation: String,
     pub replies: Vec<(String, String)>,
+    /// The set move itself fulfils the stipulation: under `s#N` it wins for the
+    /// defender at once (rules.md 8.4), and needs no reply.
+    pub fulfils: bool,
 }
