@@ -205,7 +205,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             // The table's line is fetched while the game looks at the state's end.
             self.table.prefetch(self.game.key(&next) ^ self.salt);
         }
-        self.reached_wins(s, next, left, k)
+        self.reached_wins(s, &next, left, k)
     }
 
     /// Whether the state `next`, reached by a move from `s` with `left` rounds left
@@ -213,7 +213,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     fn reached_wins(
         &self,
         s: &G::State,
-        next: G::State,
+        next: &G::State,
         left: u32,
         k: &mut Killers<G::Move>,
     ) -> Proof<bool> {
@@ -221,21 +221,24 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         // (`TurnGame::quiet_move`): the game goes on, the rounds run out, and the
         // defender holds, against `#N` and `s#N` alike. Whether the game ended needs no
         // asking: a side with a legal move is not mated.
-        if left == 1 && self.game.mover(&next) != self.attacker {
-            if let Some(quiet) = self.game.quiet_move(&next) {
+        if left == 1 && self.game.mover(next) != self.attacker {
+            if let Some(quiet) = self.game.quiet_move(next) {
                 self.check_limits()?;
                 debug_assert!({
-                    let after = self.game.play(&next, quiet);
-                    self.game.new_round(&next, &after)
+                    let after = self.game.play(next, quiet);
+                    self.game.new_round(next, &after)
                         && !matches!(self.game.end(&after), Some(End::Win(_)))
                 });
                 return Ok(false);
             }
         }
-        match Self::goes_on(self.game.end(&next), next, left) {
-            Ok((next, left)) => self.wins_with(&next, left, k),
-            Err(end) => Ok(self.fulfils(s, end)),
+        // The state is read where it lies: a state is as large as a board, and most
+        // nodes are reached from a list of them.
+        let end = self.game.end(next);
+        if end.is_some() || left == 0 {
+            return Ok(self.fulfils(s, end));
         }
+        self.wins_with(next, left, k)
     }
 
     /// Whether a state with `n` rounds left is kept in the table. The defender's last
@@ -329,7 +332,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             // A move that wins for the attacker decides its node; a defence that does
             // not lose decides the defender's.
             let wins = match played.get(i) {
-                Some(&(next, left)) => self.reached_wins(s, next, left, k)?,
+                Some((next, left)) => self.reached_wins(s, next, *left, k)?,
                 None => self.move_wins_with(s, moves[i], n, k)?,
             };
             if wins == attacking {

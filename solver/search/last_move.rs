@@ -245,24 +245,83 @@ pub fn self_mate_candidates<T: Terrain>(
     };
     crate::movegen::generate(geo, &passed, &mut replies);
     let untouchable = &mut replies.squares[..replies.len];
-    if untouchable.is_empty() {
-        return false;
-    }
     // The replies that depend on the fewest squares first: most moves miss them.
     untouchable.sort_unstable_by_key(|s| s.count());
+    let steps = KingSteps::new(geo, pos);
+    if untouchable.is_empty() && steps.len == 0 {
+        return false;
+    }
     let info = CheckInfo::new(geo, pos);
     let mut moves = MoveList::new();
     game.legal_moves_into(pos, &mut moves);
     for &mv in moves.iter() {
         let plain = mv.role != Role::King && !info.may_give_check(mv);
         let touched = Bitboard::from_square(mv.from).with(mv.to);
-        if (!plain || untouchable.iter().all(|s| (*s & touched).is_nonempty()))
-            && !checkless_king_step_after(geo, pos, mv)
-        {
-            out.push(mv);
+        if plain && untouchable.iter().any(|s| (*s & touched).is_empty()) {
+            continue;
         }
+        if steps.one_stands_after(geo, pos, mv) || checkless_king_step_after(geo, pos, mv) {
+            continue;
+        }
+        out.push(mv);
     }
     true
+}
+
+/// The defender's king's legal steps that uncover no check, with the turn passed, and
+/// for each the squares whose men decide whether it stays so after an attacker's move:
+/// the step's square, the nearest man on each line from it (with the king off the
+/// board: a man that leaves may open a rider's line onto it), and the line through both
+/// kings (the king's leaving may uncover a rider of its own onto the other king).
+struct KingSteps {
+    steps: [(Square, Bitboard); 8],
+    len: usize,
+}
+
+impl KingSteps {
+    fn new<G: Geometry>(geo: &G, pos: &Position) -> KingSteps {
+        let board = pos.board();
+        let us = pos.turn();
+        let mut found = KingSteps {
+            steps: [(Square::A1, Bitboard::EMPTY); 8],
+            len: 0,
+        };
+        let (Some(our_king), Some(king)) = (board.king(us), board.king(!us)) else {
+            return found;
+        };
+        let without_king = board.occupied().without(king);
+        let kings_line = geo.line(our_king, king);
+        for step in crate::attacks::unattacked_king_steps(geo, board, king, !us) {
+            let uncovers =
+                crate::attacks::attackers(geo, board, our_king, !us, without_king.with(step));
+            if uncovers.is_empty() && found.len < 8 {
+                let decide = geo.queen_attacks(step, without_king).with(step) | kings_line;
+                found.steps[found.len] = (step, decide);
+                found.len += 1;
+            }
+        }
+        found
+    }
+
+    /// Whether one of the steps surely stays legal and checkless after `mv` (no king's
+    /// move, castling or en passant): `mv` leaves none of its deciding squares, and
+    /// the man `mv` moves, from where it arrives, does not attack the step's square.
+    fn one_stands_after<G: Geometry>(&self, geo: &G, pos: &Position, mv: Move) -> bool {
+        if mv.role == Role::King || matches!(mv.kind, MoveKind::Castle | MoveKind::EnPassant) {
+            return false;
+        }
+        let board = pos.board();
+        let us = pos.turn();
+        let Some(king) = board.king(!us) else {
+            return false;
+        };
+        let role = mv.promotion().unwrap_or(mv.role);
+        let occupied = board.occupied().without(mv.from).with(mv.to).without(king);
+        let attacked = crate::attacks::piece_attacks(geo, role, us, mv.to, occupied);
+        self.steps[..self.len].iter().any(|&(step, decide)| {
+            step != mv.to && !decide.contains(mv.from) && !attacked.contains(step)
+        })
+    }
 }
 
 /// Collects `reply_squares` of the defender's legal replies that are ordinary men's
@@ -353,10 +412,12 @@ mod tests {
     use crate::movegen::{king_attacked, legal_moves};
     use crate::test_games::{random_placements, random_positions_on};
 
-    /// The lemma under `self_mate_candidates`: a reply R of the defender's (an ordinary
+    /// The lemmas under `self_mate_candidates`: a reply R of the defender's (an ordinary
     /// man's move, legal and checkless with the turn passed) stays legal and checkless
     /// after every move of the attacker's that is no king's move, gives no check and
-    /// neither leaves nor enters `reply_squares(R)`. Checked by playing both moves, for
+    /// neither leaves nor enters `reply_squares(R)`; and after a move for which
+    /// `KingSteps::one_stands_after` says so, the defender's king has a legal step that
+    /// uncovers no check. Checked by playing both moves, for
     /// every such pair of moves, on crowded random placements and on random games on
     /// Earthquake boards.
     fn check_untouched_replies<G: Geometry>(geo: &G, pos: &Position, pairs: &mut u64) {
@@ -385,9 +446,22 @@ mod tests {
             })
             .filter(|&r| quiet(&passed, r))
             .collect();
+        let steps = KingSteps::new(geo, pos);
         for &w in legal_moves(geo, pos).iter() {
             let mut after = *pos;
             after.play_board(geo, w);
+            if steps.one_stands_after(geo, pos, w) {
+                *pairs += 1;
+                let escapes = legal_moves(geo, &after).iter().any(|&k| {
+                    k.role == Role::King && k.kind == MoveKind::Normal && quiet(&after, k)
+                });
+                assert!(
+                    escapes,
+                    "{}: no checkless king's step after {}",
+                    crate::fen::write_fen(pos),
+                    w.coord(false)
+                );
+            }
             if w.role == Role::King
                 || matches!(w.kind, MoveKind::Castle | MoveKind::EnPassant)
                 || king_attacked(geo, &after, !us)
