@@ -432,3 +432,34 @@ fn files_are_named_in_messages_and_a_wrong_command_line_is_status_2() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An option that narrows which plays count as solutions is refused by name, never
+/// kept as a comment (the line would be another problem); options that only change
+/// what is shown are kept, and the next problem is still imported.
+#[test]
+fn options_that_change_the_answer_are_refused_by_name() {
+    for (option, named) in [
+        ("Threat 2", "Threat"),
+        ("MaxFlightsquares 1", "MaxFlightsquares"),
+        ("NonTrivial 2 1", "NonTrivial"),
+        ("KeepMatingPiece", "KeepMatingPiece"),
+    ] {
+        let input = format!(
+            "BeginProblem\nPieces White Kc3 Qb1 Black Ka8\nStipulation #2\nOption {option} Try\nNextProblem\nPieces White Kc3 Qb1 Black Ka8\nStipulation #2\nOption Try\nEndProblem\n"
+        );
+        let out = run_stdin(&["import", "-"], &input);
+        let stdout = text(&out.stdout);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{option}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "option {named} changes which plays count as solutions, and fairysolve does not play it"
+            )),
+            "{option}: {stderr}"
+        );
+        // The first problem gets no line; the second comes in with Try kept.
+        assert_eq!(stdout.lines().count(), 1, "{option}: {stdout}");
+        assert!(stdout.contains("c1 \"Option Try\""), "{option}: {stdout}");
+        assert!(!stdout.contains(named), "{option}: {stdout}");
+    }
+}

@@ -25,9 +25,11 @@
 //!   exchanged and the board mirrored a1<-->a8 (said in `c1`): the moves of the
 //!   solution are then named on the mirrored board.
 //! - Options that change no solution but only what Popeye shows (`SetPlay`, `Try`,
-//!   `Defence N`, `Variations`, `Threat N`, `MaxSolutions N`, ...) are kept in `c1` as
-//!   written for Popeye (`c1 "Option SetPlay Try"`): fairysolve asks for them on its
-//!   command line (`solve --set-play`, `--tries`).
+//!   `Defence N`, `Variations`, `MaxSolutions N`, ...) are kept in `c1` as written for
+//!   Popeye (`c1 "Option SetPlay Try"`): fairysolve asks for them on its command line
+//!   (`solve --set-play`, `--tries`). Options that narrow which plays count as
+//!   solutions (`Threat N`, `MaxFlightsquares N`, `NonTrivial M N`, `KeepMatingPiece`)
+//!   are refused by name: solved without them the line would be another problem.
 //!
 //! A problem with anything fairysolve does not play, a fault of the input, or a diagram
 //! the solver refuses (rules.md 7.2: a king missing, the side not to move in check)

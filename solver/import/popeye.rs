@@ -185,7 +185,6 @@ const SHOWING: &[&str] = &[
     "Search",
     "MultiSolutions",
     "NoSymmetry",
-    "KeepMatingPiece",
     "NoBoard",
     "NoShortVariations",
     "StopOnShortSolutions",
@@ -198,9 +197,7 @@ const SHOWING: &[&str] = &[
 const SHOWING_WITH_NUMBER: &[&str] = &[
     "Defence",
     "StartMoveNumber",
-    "Threat",
     "MaxSolutions",
-    "MaxFlightsquares",
     "MaxTime",
     "UpToMoveNumber",
 ];
@@ -749,18 +746,28 @@ impl Parser {
                 }
             } else {
                 match name {
-                    "NonTrivial" => {
-                        let m = self.next().filter(|n| is_number(&n.text));
-                        let n = self.next().filter(|n| is_number(&n.text));
-                        match (m, n) {
-                            (Some(m), Some(n)) => p
-                                .options
-                                .showing
-                                .push(format!("NonTrivial {} {}", m.text, n.text)),
-                            _ => p
-                                .errors
-                                .push(here.error("NonTrivial: two numbers are expected after it")),
+                    // Each narrows which plays count as solutions (the threat's length,
+                    // the defender's flights or non-trivial moves, the mating man kept):
+                    // solved without it, the line would be another problem.
+                    "Threat" | "MaxFlightsquares" | "NonTrivial" | "KeepMatingPiece" => {
+                        let numbers = match name {
+                            "NonTrivial" => 2,
+                            "KeepMatingPiece" => 0,
+                            _ => 1,
+                        };
+                        for _ in 0..numbers {
+                            match self.next() {
+                                Some(n) if is_number(&n.text) => {}
+                                Some(other) => {
+                                    self.push_back(other);
+                                    break;
+                                }
+                                None => break,
+                            }
                         }
+                        p.errors.push(here.error(format!(
+                            "option {name} changes which plays count as solutions, and fairysolve does not play it"
+                        )));
                     }
                     "WhiteToPlay" => p.options.white_to_play = true,
                     "Duplex" | "HalfDuplex" => {
