@@ -114,7 +114,7 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
     /// (`search::last_move::self_mate_candidates`).
     fn self_mate_candidates(&self, s: &BoardState) -> Option<Vec<Move>> {
         if s.ended.is_some() {
-            return Some(Vec::new());
+            return None;
         }
         let mut list = crate::moves::MoveList::new();
         crate::search::last_move::self_mate_candidates(self.game, &s.position, &mut list)

@@ -232,6 +232,26 @@ impl<'a, G: TurnGame> Prover<'a, G> {
                 return Ok(false);
             }
         }
+        let attacking = self.game.mover(next) == self.attacker;
+        // The attacker's last move of a self-mate: a game that lists candidates there
+        // has a legal move, so the game goes on and its end needs no asking.
+        if left == 1 && attacking && self.goal == Goal::SelfLoss {
+            if let Some(moves) = self.game.self_mate_candidates(next) {
+                return self.last_self_mate_move(next, moves, k);
+            }
+        }
+        // A state the table decides needs no look at its end either: the table holds
+        // only states whose game went on (`wins_with` is never asked about another).
+        if left > 0 && self.tabled(attacking, left) {
+            if let Some(b) = self.table.probe(self.game.key(next) ^ self.salt) {
+                if b.win as u32 <= left {
+                    return Ok(true);
+                }
+                if b.fail as u32 >= left {
+                    return Ok(false);
+                }
+            }
+        }
         // The state is read where it lies: a state is as large as a board, and most
         // nodes are reached from a list of them.
         let end = self.game.end(next);
@@ -285,15 +305,12 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             }
             hint = b.hint as usize;
         }
-        // The attacker's last move of a self-mate: only those after which the defender
-        // may be forced to win (`TurnGame::self_mate_candidates`); the others fail.
-        let moves = if attacking && n == 1 && self.goal == Goal::SelfLoss {
-            self.game
-                .self_mate_candidates(s)
-                .unwrap_or_else(|| self.game.moves(s))
-        } else {
-            self.game.moves(s)
-        };
+        if attacking && n == 1 && self.goal == Goal::SelfLoss {
+            if let Some(moves) = self.game.self_mate_candidates(s) {
+                return self.last_self_mate_move(s, moves, k);
+            }
+        }
+        let moves = self.game.moves(s);
         // The move that decided this state last time (won, or refuted) first, then the
         // one that decided the last node of this kind (`Killers`). A hint beyond the
         // list (another state behind the same key) orders nothing. Ordering only:
@@ -356,6 +373,31 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             self.table.store(key, None, Some(n as u8), hint);
         }
         Ok(won)
+    }
+
+    /// The attacker's last move of a self-mate from `s`, among `moves`: only those after
+    /// which the defender may be forced to win (`TurnGame::self_mate_candidates`; the
+    /// others fail). Whether one of them forces it; the node is not kept in the table
+    /// (`tabled`).
+    fn last_self_mate_move(
+        &self,
+        s: &G::State,
+        moves: Vec<G::Move>,
+        k: &mut Killers<G::Move>,
+    ) -> Proof<bool> {
+        self.check_limits()?;
+        let slot = Killers::<G::Move>::slot(1, true);
+        let killer = k.moves[slot].and_then(|m| moves.iter().position(|&x| x == m));
+        let order = killer
+            .into_iter()
+            .chain((0..moves.len()).filter(|&i| Some(i) != killer));
+        for i in order {
+            if self.move_wins_with(s, moves[i], 1, k)? {
+                k.moves[slot] = Some(moves[i]);
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The fewest rounds (up to `n`) within which `mv` wins from `s`, if it does.

@@ -205,8 +205,8 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
 /// The attacker's legal moves of a self-mate's last round (`s#1`, the attacker to move
 /// in `pos`) after which the defender may have nothing but moves that mate the
 /// attacker, into `out`; `false` (and `out` untouched) when every legal move must be
-/// tried: rules other than FIDE's on a fixed board, a king missing, or the attacker in
-/// check.
+/// tried: rules other than FIDE's on a fixed board, a king missing, the attacker in
+/// check, or no legal move at all (the game is over).
 ///
 /// A move W is left out when the defender has a reply R, listed in `pos` with the turn
 /// passed, that is legal there and gives no check, and that W cannot touch. R is an
@@ -252,20 +252,83 @@ pub fn self_mate_candidates<T: Terrain>(
         return false;
     }
     let info = CheckInfo::new(geo, pos);
-    let mut moves = MoveList::new();
-    game.legal_moves_into(pos, &mut moves);
-    for &mv in moves.iter() {
-        let plain = mv.role != Role::King && !info.may_give_check(mv);
-        let touched = Bitboard::from_square(mv.from).with(mv.to);
-        if plain && untouchable.iter().any(|s| (*s & touched).is_empty()) {
-            continue;
-        }
-        if steps.one_stands_after(geo, pos, mv) || checkless_king_step_after(geo, pos, mv) {
-            continue;
-        }
-        out.push(mv);
+    let mut candidates = Candidates {
+        geo,
+        pos,
+        info: &info,
+        untouchable,
+        steps: &steps,
+        out,
+        any: false,
+    };
+    crate::movegen::generate(geo, pos, &mut candidates);
+    candidates.any
+}
+
+/// Receives the attacker's legal moves of `self_mate_candidates` and keeps, into
+/// `out`, those no quiet reply or king's step of the defender's refutes unplayed: a
+/// man's targets are cut to the squares that touch every reply its leaving does not
+/// (and those where it may give check) before any move is made of them.
+struct Candidates<'a, G: Geometry> {
+    geo: &'a G,
+    pos: &'a Position,
+    info: &'a CheckInfo,
+    untouchable: &'a [Bitboard],
+    steps: &'a KingSteps,
+    out: &'a mut MoveList,
+    /// The attacker has a legal move.
+    any: bool,
+}
+
+impl<G: Geometry> Candidates<'_, G> {
+    /// The arrivals that, with a move from `from`, touch every reply's squares.
+    fn touching(&self, from: Square) -> Bitboard {
+        self.untouchable
+            .iter()
+            .filter(|d| !d.contains(from))
+            .fold(Bitboard::FULL, |t, d| t & *d)
     }
-    true
+
+    /// The arrivals from `from` a man of `role` is kept for: ordinary moves that touch
+    /// every reply or may give check.
+    fn kept(&self, role: Role, from: Square) -> Bitboard {
+        self.touching(from) | self.info.may_check_targets(role, from)
+    }
+
+    /// Keeps `mv` unless the defender's king surely has a checkless step after it.
+    fn consider(&mut self, mv: Move) {
+        if !(self.steps.one_stands_after(self.geo, self.pos, mv)
+            || checkless_king_step_after(self.geo, self.pos, mv))
+        {
+            self.out.push(mv);
+        }
+    }
+}
+
+impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        self.any |= targets.is_nonempty();
+        let keep = if role == Role::King {
+            targets
+        } else {
+            targets & self.kept(role, from)
+        };
+        for to in keep {
+            self.consider(Move::new(role, from, to, MoveKind::Normal));
+        }
+    }
+    fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
+        self.any |= targets.is_nonempty();
+        // A promotion changes the man: each is kept for the king's-step test.
+        let keep = ((targets - promo) & self.kept(Role::Pawn, from)) | (targets & promo);
+        crate::movegen::pawn_moves(from, keep, promo, |mv| self.consider(mv));
+    }
+    fn special(&mut self, mv: Move) {
+        self.any = true;
+        if mv.kind != MoveKind::DoublePush || self.kept(Role::Pawn, mv.from).contains(mv.to) {
+            self.consider(mv);
+        }
+    }
 }
 
 /// The defender's king's legal steps that uncover no check, with the turn passed, and

@@ -89,6 +89,18 @@ impl CheckInfo {
         }
     }
 
+    /// The squares a man of `role` on `from` may give check by moving to, ordinary
+    /// moves and double steps (`may_give_check` of each): every square when its leaving
+    /// may uncover a ride onto the king.
+    #[inline]
+    pub fn may_check_targets(&self, role: Role, from: Square) -> Bitboard {
+        match self.king {
+            None => Bitboard::EMPTY,
+            Some(_) if self.discoverers.contains(from) => Bitboard::FULL,
+            Some(_) => self.squares[role.index()],
+        }
+    }
+
     /// Whether `mv` (legal) may leave the defender's king attacked, judged without
     /// playing it: `gives_check` for an ordinary move or a double step, `true` for the
     /// rare kinds that change more than two squares or the mover's kind.
