@@ -321,6 +321,19 @@ fn a_rerun_resumes_where_the_run_stopped() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds a run of other arguments"));
+    // A smaller count than the file holds: refused, and the file left as it was.
+    let out = fairysolve(&[
+        "generate", "--stip", "#2", "--seed", "11", "--count", "3", "-o", file,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("generate: {file} already holds 5 puzzles of this run, more than --count 3: give --count 5 or more to go on, or another -o\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        fresh.join("\n") + "\n"
+    );
 }
 
 /// Ctrl-C keeps what was found, and a rerun finishes the run as if nothing happened.

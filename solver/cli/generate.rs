@@ -312,6 +312,18 @@ pub fn run(args: GenerateArgs) -> bool {
         None => Box::new(std::io::stdout()),
         Some(path) => {
             match load_place(path, &run) {
+                // The file holds more puzzles than asked for: they stay proved and
+                // written, and a run that kept them would not give --count puzzles.
+                Ok(Some(p)) if args.count.is_some_and(|c| p.found > c) => {
+                    eprintln!(
+                        "generate: {} already holds {} puzzles of this run, more than --count {}: give --count {} or more to go on, or another -o",
+                        path.display(),
+                        p.found,
+                        args.count.unwrap_or(0),
+                        p.found
+                    );
+                    return false;
+                }
                 Ok(Some(p)) => place = p,
                 Ok(None) => {}
                 Err(e) => {
@@ -372,12 +384,18 @@ fn generate_run(
     let limit = args
         .candidates
         .map_or(u64::MAX, |m| if m > k { (m - k).div_ceil(n) } else { 0 });
+    // The bar counts what the run stops at: puzzles with --count, else candidates.
+    let counted = if args.count.is_some() {
+        "puzzles"
+    } else {
+        "candidates"
+    };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = ProgressBar::new(args.count.unwrap_or(limit));
         b.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {pos}/{len} puzzles, {msg} ({elapsed}, about {eta} left)",
-            )
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} {{pos}}/{{len}} {counted}, {{msg}} ({{elapsed}}, about {{eta}} left)"
+            ))
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         b
@@ -429,10 +447,11 @@ fn generate_run(
             } else {
                 place.next
             });
-            b.set_message(format!(
-                "{} found, {} candidates tried, {rate:.0}/s",
-                place.found, place.next
-            ));
+            b.set_message(if args.count.is_some() {
+                format!("{} candidates tried, {rate:.0}/s", place.next)
+            } else {
+                format!("{} puzzles found, {rate:.0}/s", place.found)
+            });
         }
     }
     if let Some(b) = bar {
@@ -488,7 +507,7 @@ fn merge(args: &GenerateArgs) -> bool {
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("{file}: {e}");
+                eprintln!("generate --merge: {file}: cannot be read: {e}");
                 ok = false;
                 continue;
             }
