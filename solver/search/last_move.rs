@@ -370,7 +370,7 @@ impl KingSteps {
     /// move, castling or en passant): `mv` leaves none of its deciding squares, and
     /// the man `mv` moves, from where it arrives, does not attack the step's square.
     fn one_stands_after<G: Geometry>(&self, geo: &G, pos: &Position, mv: Move) -> bool {
-        if mv.role == Role::King || matches!(mv.kind, MoveKind::Castle | MoveKind::EnPassant) {
+        if matches!(mv.kind, MoveKind::Castle | MoveKind::EnPassant) {
             return false;
         }
         let board = pos.board();
@@ -378,11 +378,42 @@ impl KingSteps {
         let Some(king) = board.king(!us) else {
             return false;
         };
+        if mv.role == Role::King {
+            return self.one_stands_after_king_step(geo, pos, mv, king);
+        }
         let role = mv.promotion().unwrap_or(mv.role);
         let occupied = board.occupied().without(mv.from).with(mv.to).without(king);
         let attacked = crate::attacks::piece_attacks(geo, role, us, mv.to, occupied);
         self.steps[..self.len].iter().any(|&(step, decide)| {
             step != mv.to && !decide.contains(mv.from) && !attacked.contains(step)
+        })
+    }
+
+    /// `one_stands_after` for a step of the attacker's king: the step's square is not
+    /// next to the king's new square, the king neither leaves nor enters the nearest
+    /// square on a line from it (its leaving could open a rider's line, a man it takes
+    /// could have shut one), and the defender's king's step uncovers no check on the
+    /// new square (judged on the board after both).
+    fn one_stands_after_king_step<G: Geometry>(
+        &self,
+        geo: &G,
+        pos: &Position,
+        mv: Move,
+        king: Square,
+    ) -> bool {
+        let board = pos.board();
+        let us = pos.turn();
+        let without_king = board.occupied().without(king);
+        let occupied = without_king.without(mv.from).with(mv.to);
+        self.steps[..self.len].iter().any(|&(step, _)| {
+            let near = geo.queen_attacks(step, without_king);
+            step != mv.to
+                && !geo.king_attacks(mv.to).contains(step)
+                && !near.contains(mv.from)
+                && !near.contains(mv.to)
+                && (crate::attacks::attackers(geo, board, mv.to, !us, occupied.with(step))
+                    - Bitboard::from_square(mv.to))
+                .is_empty()
         })
     }
 }
