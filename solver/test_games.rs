@@ -8,6 +8,14 @@ use crate::moves::MoveList;
 use crate::position::Position;
 use crate::test_rng::Rng;
 
+/// Starts for random games where riders meet kings: Kiwipete (castling, pins, en
+/// passant) and two sparse boards with rooks, bishops and queens aimed at the kings.
+pub const RIDER_STARTS: [&str; 3] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
+    "4k3/3r4/8/8/8/8/1B6/R3K3 w - - 0 1",
+];
+
 /// Calls `visit` with every position (and its legal moves) of `games` random games of
 /// at most `plies` moves from each start.
 pub fn random_positions(

@@ -288,24 +288,45 @@ fn replay_prints_falls_and_a_readable_final_line() {
     assert!(text(&bad.stderr).contains("move 3 (Ke3): 'Ke3' is not a legal move here"));
 }
 
+/// A search stopped by the time limit reports what it proved, exit status 1: the
+/// undecided first moves in JSON, and by name in the text report, which does not call
+/// the problem keyless (`keys: none proved`).
 #[test]
 fn time_limit_reports_what_was_proved() {
     // A #5 that takes far longer than 50 ms: stopped, with status timeout.
     let line = "1b3q1n/2pb2r1/4P3/r3pp2/3PP2p/P1NkPNP1/Q2B4/R3K2R w KQ - dm 5;";
-    let out = run(&[
-        "solve",
-        "--json",
-        "--threads",
-        "1",
-        "--time-limit",
-        "0.05",
-        "--fen",
-        line,
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let v = json(&out);
+    let solve_stopped = |json: bool| {
+        let mut args = vec![
+            "solve",
+            "--threads",
+            "1",
+            "--time-limit",
+            "0.05",
+            "--fen",
+            line,
+        ];
+        if json {
+            args.push("--json");
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1));
+        out
+    };
+    let v = json(&solve_stopped(true));
     assert_eq!(v["status"], "timeout");
     assert!(!v["undecided"].as_array().unwrap().is_empty());
+    let stdout = text(&solve_stopped(false).stdout);
+    let stopped = stdout
+        .lines()
+        .find(|l| l.starts_with("stopped before the proof was complete: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let (count, moves) = stopped
+        .trim_start_matches("stopped before the proof was complete: ")
+        .split_once(" undecided: ")
+        .unwrap();
+    let n: usize = count.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(moves.split(' ').count(), n, "{stopped}");
+    assert!(stdout.contains("keys: none proved · "), "{stdout}");
 }
 
 /// formats.md 2: `retro --json` gives the fields scripts read, one object per position;
@@ -746,35 +767,6 @@ fn options_work_where_given_or_are_refused() {
             "{args:?}: {stderr}"
         );
     }
-}
-
-/// An interrupted search says which first moves stayed undecided, and does not call
-/// the problem keyless: `keys: none proved`, exit status 1.
-#[test]
-fn a_stopped_search_names_its_undecided_first_moves() {
-    let line = "1b3q1n/2pb2r1/4P3/r3pp2/3PP2p/P1NkPNP1/Q2B4/R3K2R w KQ - dm 5;";
-    let out = run(&[
-        "solve",
-        "--threads",
-        "1",
-        "--time-limit",
-        "0.05",
-        "--fen",
-        line,
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
-    let stopped = stdout
-        .lines()
-        .find(|l| l.starts_with("stopped before the proof was complete: "))
-        .unwrap_or_else(|| panic!("{stdout}"));
-    let (count, moves) = stopped
-        .trim_start_matches("stopped before the proof was complete: ")
-        .split_once(" undecided: ")
-        .unwrap();
-    let n: usize = count.split(' ').next().unwrap().parse().unwrap();
-    assert_eq!(moves.split(' ').count(), n, "{stopped}");
-    assert!(stdout.contains("keys: none proved · "), "{stdout}");
 }
 
 /// A retro-analysis a node limit leaves incomplete is work not done: exit status 1,

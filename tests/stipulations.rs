@@ -85,22 +85,32 @@ fn random_line(rng: &mut Rng, turn: char) -> String {
     random_line_of(rng, turn, b"QRBNPqrbnp")
 }
 
+/// Sets `man` on a random empty square of `board` (a1 first) that `allowed` accepts,
+/// a pawn never on the first or last rank.
+fn put_at_random(
+    board: &mut [Option<char>; 64],
+    rng: &mut Rng,
+    man: char,
+    allowed: impl Fn(usize) -> bool,
+) {
+    loop {
+        let sq = rng.below(64);
+        let pawn_rank = sq / 8 == 0 || sq / 8 == 7;
+        if board[sq].is_none() && !(man.eq_ignore_ascii_case(&'p') && pawn_rank) && allowed(sq) {
+            board[sq] = Some(man);
+            return;
+        }
+    }
+}
+
 /// A random sparse placement: both kings and a few men drawn from `men`.
 fn random_line_of(rng: &mut Rng, turn: char, men: &[u8]) -> String {
     let mut board = [None::<char>; 64];
-    let mut place = |rng: &mut Rng, piece: char| loop {
-        let sq = rng.below(64);
-        let pawn_rank = sq / 8 == 0 || sq / 8 == 7;
-        if board[sq].is_none() && !(piece.eq_ignore_ascii_case(&'p') && pawn_rank) {
-            board[sq] = Some(piece);
-            return;
-        }
-    };
-    place(rng, 'K');
-    place(rng, 'k');
+    put_at_random(&mut board, rng, 'K', |_| true);
+    put_at_random(&mut board, rng, 'k', |_| true);
     for _ in 0..2 + rng.below(4) {
         let piece = men[rng.below(men.len())] as char;
-        place(rng, piece);
+        put_at_random(&mut board, rng, piece, |_| true);
     }
     fen_of(&board, turn)
 }
@@ -189,19 +199,15 @@ fn crowded_line(rng: &mut Rng, turn: char) -> String {
             }
         }
     }
-    let mut put = |rng: &mut Rng, man: char| loop {
-        let sq = rng.below(64);
+    // White's king never next to Black's.
+    let apart = |sq: usize| {
         let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        let near = (f - kf).abs() <= 1 && (r - kr).abs() <= 1;
-        if board[sq].is_none() && !(man == 'K' && near) && !(man == 'P' && (r == 0 || r == 7)) {
-            board[sq] = Some(man);
-            return;
-        }
+        (f - kf).abs() > 1 || (r - kr).abs() > 1
     };
-    put(rng, 'K');
+    put_at_random(&mut board, rng, 'K', apart);
     for _ in 0..1 + rng.below(3) {
         let man = b"QRBNP"[rng.below(5)] as char;
-        put(rng, man);
+        put_at_random(&mut board, rng, man, |_| true);
     }
     fen_of(&board, turn)
 }
@@ -416,22 +422,14 @@ fn walled_in_line(rng: &mut Rng) -> String {
         };
         board[sq] = Some(man as char);
     }
-    let mut put = |rng: &mut Rng, man: char| loop {
-        let sq = rng.below(64);
-        let r = sq / 8;
-        if board[sq].is_none() && !(man.eq_ignore_ascii_case(&'p') && (r == 0 || r == 7)) {
-            board[sq] = Some(man);
-            return;
-        }
-    };
-    put(rng, 'K');
+    put_at_random(&mut board, rng, 'K', |_| true);
     for _ in 0..1 + rng.below(2) {
         let man = b"qrbnp"[rng.below(5)] as char;
-        put(rng, man);
+        put_at_random(&mut board, rng, man, |_| true);
     }
     for _ in 0..2 + rng.below(4) {
         let man = b"QRRBBNP"[rng.below(7)] as char;
-        put(rng, man);
+        put_at_random(&mut board, rng, man, |_| true);
     }
     fen_of(&board, 'w')
 }

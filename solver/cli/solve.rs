@@ -96,25 +96,24 @@ pub(super) fn stipulation(
             ..stated.unwrap_or(Stipulation::direct(n))
         })
         .or(stated);
-    // --max-solutions counts help-mate solutions (rules.md 8.6): on a line of another
-    // stipulation it would mean nothing, and is refused rather than ignored.
-    if let Some(s) =
-        stip.filter(|s| args.max_solutions.is_some() && s.aim != fairysolve::problem::Aim::Help)
-    {
-        return Err(item.located(
-            item.column_of(&["stip", "dm"]),
-            &format!("{s}: --max-solutions applies to help-mates (h#N, h#N.5) only"),
-        ));
-    }
-    // Set play is the defender's moves before the attacker's first (rules.md 8.4): a
-    // help-mate, or a stipulation of one move, has none to show.
-    if let Some(s) =
-        stip.filter(|s| args.set_play && (s.aim == fairysolve::problem::Aim::Help || s.moves < 2))
-    {
-        return Err(item.located(
-            item.column_of(&["stip", "dm"]),
-            &format!("{s}: --set-play applies to #N and s#N with N >= 2"),
-        ));
+    if let Some(s) = stip {
+        let help = s.aim == fairysolve::problem::Aim::Help;
+        // --max-solutions counts help-mate solutions (rules.md 8.6); set play is the
+        // defender's moves before the attacker's first (rules.md 8.4), which a help-mate
+        // or a one-mover has none of. Elsewhere each would mean nothing.
+        let meaningless = [
+            (
+                args.max_solutions.is_some() && !help,
+                "--max-solutions applies to help-mates (h#N, h#N.5) only",
+            ),
+            (
+                args.set_play && (help || s.moves < 2),
+                "--set-play applies to #N and s#N with N >= 2",
+            ),
+        ];
+        if let Some((_, why)) = meaningless.iter().find(|(given, _)| *given) {
+            return Err(item.located(item.column_of(&["stip", "dm"]), &format!("{s}: {why}")));
+        }
     }
     stip.ok_or_else(|| {
             if item.is_fen_line() {
@@ -763,16 +762,12 @@ fn solve_item(
     }
     let two_board = item.two_board();
     if args.retro && matches!(two_board, Ok(Some(_))) {
-        let msg = item.located(
+        return super::two_board::refused_at(
+            item,
+            args,
             0,
             "--retro: retro-analysis covers the single-board games; an Underworld or Looking-Glass line is solved without --retro",
         );
-        if args.json {
-            let _ = writeln!(out.stdout, "{}", error_json(item, &msg));
-        }
-        let _ = writeln!(out.stderr, "{msg}");
-        out.ok = false;
-        return out;
     }
     match two_board {
         Ok(Some(TwoBoard::Underworld(p))) => {
@@ -815,13 +810,12 @@ fn solve_item(
     };
     if stip.aim != fairysolve::problem::Aim::Direct {
         if plan.is_some() {
-            let e = item.located(item.column_of(&["stip", "dm"]), "--retro covers #N only");
-            let _ = writeln!(out.stderr, "{e}");
-            if args.json {
-                let _ = writeln!(out.stdout, "{}", error_json(item, &e));
-            }
-            out.ok = false;
-            return out;
+            return super::two_board::refused_at(
+                item,
+                args,
+                item.column_of(&["stip", "dm"]),
+                "--retro covers #N only",
+            );
         }
         let what = format!(
             "{} ({} to move)",

@@ -443,7 +443,13 @@ pub fn replay_glass(p: &GlassProblem, moves: &[String]) -> bool {
 /// A line that cannot be solved as asked: the message, located, on stderr (and as an
 /// error object with `--json`).
 fn refused(item: &Item, args: &SolveArgs, message: &str) -> Report {
-    let e = item.located(item.column_of(&["stip", "dm"]), message);
+    refused_at(item, args, item.column_of(&["stip", "dm"]), message)
+}
+
+/// A line refused with `message` located at `column` (0: the line as a whole): the
+/// message on standard error, and as an error object under `--json`.
+pub(super) fn refused_at(item: &Item, args: &SolveArgs, column: usize, message: &str) -> Report {
+    let e = item.located(column, message);
     let mut out = Report {
         stdout: String::new(),
         stderr: format!("{e}\n"),
@@ -698,12 +704,6 @@ fn set_play_block<G: TurnGame>(
         Aim::Selfmate => Goal::SelfLoss,
         _ => Goal::Win,
     };
-    if stip.aim == Aim::Help || stip.moves < 2 {
-        return (
-            "set play: only for #N and s#N with N >= 2 (rules.md 8.4)\n".into(),
-            Value::Null,
-        );
-    }
     let start = std::time::Instant::now();
     let deadline = opts.time_limit.map(|d| start + d);
     let found = search::set_play(

@@ -8,7 +8,7 @@ use super::{End, TurnGame};
 use crate::search::halt::Halt;
 use crate::search::nodes::NodeCounter;
 use crate::search::solution::{alone_then_shared, SolveOptions};
-use crate::search::tt::Table;
+use crate::search::tt::{Bounds, Table};
 use crate::types::Color;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -201,11 +201,45 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     ) -> Proof<bool> {
         let next = self.game.play(s, mv);
         let left = self.rounds_left(s, &next, n);
-        if self.tabled(self.game.mover(&next) == self.attacker, left) {
-            // The table's line is fetched while the game looks at the state's end.
-            self.table.prefetch(self.game.key(&next) ^ self.salt);
-        }
+        // The table's line is fetched while the game looks at the state's end.
+        self.prefetch(&next, left);
         self.reached_wins(s, &next, left, k)
+    }
+
+    /// Fetches the table's line of `next` (with `left` rounds left) if it is kept there.
+    fn prefetch(&self, next: &G::State, left: u32) {
+        if self.tabled(self.game.mover(next) == self.attacker, left) {
+            self.table.prefetch(self.game.key(next) ^ self.salt);
+        }
+    }
+
+    /// The attacker's last move of a self-mate, where the game lists its candidates
+    /// (`TurnGame::self_mate_candidates`): whether one wins. `None`: not such a node,
+    /// or every move is to be tried.
+    fn self_mate_leaf(
+        &self,
+        s: &G::State,
+        attacking: bool,
+        n: u32,
+        k: &mut Killers<G::Move>,
+    ) -> Option<Proof<bool>> {
+        if !(attacking && n == 1 && self.goal == Goal::SelfLoss) {
+            return None;
+        }
+        let moves = self.game.self_mate_candidates(s)?;
+        Some(self.last_self_mate_move(s, moves, k))
+    }
+
+    /// What the table's bounds `b` prove for a state with `n` rounds left: a win, no
+    /// win, or nothing.
+    fn decided_by(b: Bounds, n: u32) -> Option<bool> {
+        if b.win as u32 <= n {
+            Some(true)
+        } else if b.fail as u32 >= n {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// Whether the state `next`, reached by a move from `s` with `left` rounds left
@@ -221,7 +255,8 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         // (`TurnGame::quiet_move`): the game goes on, the rounds run out, and the
         // defender holds, against `#N` and `s#N` alike. Whether the game ended needs no
         // asking: a side with a legal move is not mated.
-        if left == 1 && self.game.mover(next) != self.attacker {
+        let attacking = self.game.mover(next) == self.attacker;
+        if left == 1 && !attacking {
             if let Some(quiet) = self.game.quiet_move(next) {
                 self.check_limits()?;
                 debug_assert!({
@@ -232,24 +267,17 @@ impl<'a, G: TurnGame> Prover<'a, G> {
                 return Ok(false);
             }
         }
-        let attacking = self.game.mover(next) == self.attacker;
         // The attacker's last move of a self-mate: a game that lists candidates there
         // has a legal move, so the game goes on and its end needs no asking.
-        if left == 1 && attacking && self.goal == Goal::SelfLoss {
-            if let Some(moves) = self.game.self_mate_candidates(next) {
-                return self.last_self_mate_move(next, moves, k);
-            }
+        if let Some(won) = self.self_mate_leaf(next, attacking, left, k) {
+            return won;
         }
         // A state the table decides needs no look at its end either: the table holds
         // only states whose game went on (`wins_with` is never asked about another).
         if left > 0 && self.tabled(attacking, left) {
-            if let Some(b) = self.table.probe(self.game.key(next) ^ self.salt) {
-                if b.win as u32 <= left {
-                    return Ok(true);
-                }
-                if b.fail as u32 >= left {
-                    return Ok(false);
-                }
+            let probed = self.table.probe(self.game.key(next) ^ self.salt);
+            if let Some(won) = probed.and_then(|b| Self::decided_by(b, left)) {
+                return Ok(won);
             }
         }
         // The state is read where it lies: a state is as large as a board, and most
@@ -297,18 +325,13 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         };
         let mut hint = 0usize;
         if let Some(b) = tabled.then(|| self.table.probe(key)).flatten() {
-            if b.win as u32 <= n {
-                return Ok(true);
-            }
-            if b.fail as u32 >= n {
-                return Ok(false);
+            if let Some(won) = Self::decided_by(b, n) {
+                return Ok(won);
             }
             hint = b.hint as usize;
         }
-        if attacking && n == 1 && self.goal == Goal::SelfLoss {
-            if let Some(moves) = self.game.self_mate_candidates(s) {
-                return self.last_self_mate_move(s, moves, k);
-            }
+        if let Some(won) = self.self_mate_leaf(s, attacking, n, k) {
+            return won;
         }
         let moves = self.game.moves(s);
         // The move that decided this state last time (won, or refuted) first, then the
@@ -335,9 +358,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
                 .map(|&mv| {
                     let next = self.game.play(s, mv);
                     let left = self.rounds_left(s, &next, n);
-                    if self.tabled(self.game.mover(&next) == self.attacker, left) {
-                        self.table.prefetch(self.game.key(&next) ^ self.salt);
-                    }
+                    self.prefetch(&next, left);
                     (next, left)
                 })
                 .collect()

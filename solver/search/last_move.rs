@@ -215,9 +215,10 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
 /// names (its path, the lines through its start to both kings, the line from its
 /// arrival to the attacker's king). A W that is no king's move, gives no check, takes
 /// no man en passant and neither leaves nor enters one of those squares changes none of
-/// it: R is then a legal reply that ends nothing, and W fails (rules.md 8.3). A W that
-/// stays is then played on the board, and left out too when the defender's king has a
-/// legal step after it that uncovers no check (`checkless_king_step_after`).
+/// it: R is then a legal reply that ends nothing, and W fails (rules.md 8.3). A W is
+/// left out too when the defender's king keeps a legal step that uncovers no check:
+/// judged unplayed where the step's deciding squares show it (`KingSteps`), else on
+/// the board after W (`checkless_king_step_after`).
 pub fn self_mate_candidates<T: Terrain>(
     game: &Game<T>,
     pos: &Position,
@@ -337,8 +338,13 @@ impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
 /// board: a man that leaves may open a rider's line onto it), and the line through both
 /// kings (the king's leaving may uncover a rider of its own onto the other king).
 struct KingSteps {
+    /// Each step with the nearest squares on the lines from it (`near`).
     steps: [(Square, Bitboard); 8],
     len: usize,
+    /// The line through both kings (empty when they share none).
+    kings_line: Bitboard,
+    /// The board without the defender's king.
+    without_king: Bitboard,
 }
 
 impl KingSteps {
@@ -348,43 +354,42 @@ impl KingSteps {
         let mut found = KingSteps {
             steps: [(Square::A1, Bitboard::EMPTY); 8],
             len: 0,
+            kings_line: Bitboard::EMPTY,
+            without_king: Bitboard::EMPTY,
         };
         let (Some(our_king), Some(king)) = (board.king(us), board.king(!us)) else {
             return found;
         };
-        let without_king = board.occupied().without(king);
-        let kings_line = geo.line(our_king, king);
+        found.without_king = board.occupied().without(king);
+        found.kings_line = geo.line(our_king, king);
         for step in crate::attacks::unattacked_king_steps(geo, board, king, !us) {
             let uncovers =
-                crate::attacks::attackers(geo, board, our_king, !us, without_king.with(step));
+                crate::attacks::attackers(geo, board, our_king, !us, found.without_king.with(step));
             if uncovers.is_empty() && found.len < 8 {
-                let decide = geo.queen_attacks(step, without_king).with(step) | kings_line;
-                found.steps[found.len] = (step, decide);
+                let near = geo.queen_attacks(step, found.without_king);
+                found.steps[found.len] = (step, near);
                 found.len += 1;
             }
         }
         found
     }
 
-    /// Whether one of the steps surely stays legal and checkless after `mv` (no king's
-    /// move, castling or en passant): `mv` leaves none of its deciding squares, and
-    /// the man `mv` moves, from where it arrives, does not attack the step's square.
+    /// Whether one of the steps surely stays legal and checkless after `mv` (no
+    /// castling or en passant; a step of the attacker's king below): `mv` leaves none of
+    /// its deciding squares, and the man `mv` moves, from where it arrives, does not
+    /// attack the step's square.
     fn one_stands_after<G: Geometry>(&self, geo: &G, pos: &Position, mv: Move) -> bool {
-        if matches!(mv.kind, MoveKind::Castle | MoveKind::EnPassant) {
+        if self.len == 0 || matches!(mv.kind, MoveKind::Castle | MoveKind::EnPassant) {
             return false;
         }
-        let board = pos.board();
-        let us = pos.turn();
-        let Some(king) = board.king(!us) else {
-            return false;
-        };
         if mv.role == Role::King {
-            return self.one_stands_after_king_step(geo, pos, mv, king);
+            return self.one_stands_after_king_step(geo, pos, mv);
         }
         let role = mv.promotion().unwrap_or(mv.role);
-        let occupied = board.occupied().without(mv.from).with(mv.to).without(king);
-        let attacked = crate::attacks::piece_attacks(geo, role, us, mv.to, occupied);
-        self.steps[..self.len].iter().any(|&(step, decide)| {
+        let occupied = self.without_king.without(mv.from).with(mv.to);
+        let attacked = crate::attacks::piece_attacks(geo, role, pos.turn(), mv.to, occupied);
+        self.steps[..self.len].iter().any(|&(step, near)| {
+            let decide = near.with(step) | self.kings_line;
             step != mv.to && !decide.contains(mv.from) && !attacked.contains(step)
         })
     }
@@ -394,24 +399,15 @@ impl KingSteps {
     /// square on a line from it (its leaving could open a rider's line, a man it takes
     /// could have shut one), and the defender's king's step uncovers no check on the
     /// new square (judged on the board after both).
-    fn one_stands_after_king_step<G: Geometry>(
-        &self,
-        geo: &G,
-        pos: &Position,
-        mv: Move,
-        king: Square,
-    ) -> bool {
+    fn one_stands_after_king_step<G: Geometry>(&self, geo: &G, pos: &Position, mv: Move) -> bool {
         let board = pos.board();
-        let us = pos.turn();
-        let without_king = board.occupied().without(king);
-        let occupied = without_king.without(mv.from).with(mv.to);
-        self.steps[..self.len].iter().any(|&(step, _)| {
-            let near = geo.queen_attacks(step, without_king);
+        let occupied = self.without_king.without(mv.from).with(mv.to);
+        self.steps[..self.len].iter().any(|&(step, near)| {
             step != mv.to
                 && !geo.king_attacks(mv.to).contains(step)
                 && !near.contains(mv.from)
                 && !near.contains(mv.to)
-                && (crate::attacks::attackers(geo, board, mv.to, !us, occupied.with(step))
+                && (crate::attacks::attackers(geo, board, mv.to, !pos.turn(), occupied.with(step))
                     - Bitboard::from_square(mv.to))
                 .is_empty()
         })
@@ -593,11 +589,7 @@ mod tests {
         random_placements(0x1F83_D9AB_FB41_BD6B, 3_000, "QRRBNPPqrrbnnpp", |pos, _| {
             check_untouched_replies(&Standard, pos, &mut pairs)
         });
-        let starts = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
-            "4k3/3r4/8/8/8/8/1B6/R3K3 w - - 0 1",
-        ];
+        let starts = crate::test_games::RIDER_STARTS;
         for (dx, dy, void) in [
             (1, 0, VoidRule::Fly),
             (-2, 1, VoidRule::Block),

@@ -768,11 +768,7 @@ mod tests {
         use crate::geometry::{Earthquake, VoidRule};
         let mut rng = Rng(0x243F_6A88_85A3_08D3);
         let (mut needed, mut dropped) = (0, 0);
-        let starts = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
-            "4k3/3r4/8/8/8/8/1B6/R3K3 w - - 0 1",
-        ];
+        let starts = crate::test_games::RIDER_STARTS;
         for (dx, dy, void) in [
             (1, 0, VoidRule::Fly),
             (-2, 0, VoidRule::Block),
@@ -886,11 +882,7 @@ mod tests {
         }
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let (mut escapes, mut in_check) = (0, 0);
-        let starts = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "2r1k3/8/8/3q4/8/8/2B5/R2QK2R w - - 0 1",
-            "4k3/3r4/8/8/8/8/1B6/R3K3 w - - 0 1",
-        ];
+        let starts = crate::test_games::RIDER_STARTS;
         let rules = |order| Rules {
             trapdoor: Some(Trapdoor { timer: 2, order }),
             taxi: None,
