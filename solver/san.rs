@@ -18,7 +18,8 @@ pub enum SanError {
     Ambiguous(String),
 }
 
-/// SAN of `mv` without check marks or falls.
+/// SAN of `mv` without check marks or falls; an en passant capture is marked `e.p.`
+/// (`exd6 e.p.`), as composers print it.
 pub fn san_plain<R: Rulebook + ?Sized>(game: &R, pos: &Position, mv: Move) -> String {
     if let MoveKind::Aftershock(dx) = mv.kind {
         return format!("~{dx}");
@@ -41,6 +42,9 @@ pub fn san_plain<R: Rulebook + ?Sized>(game: &R, pos: &Position, mv: Move) -> St
         if let Some(r) = mv.promotion() {
             out.push('=');
             out.push(r.upper());
+        }
+        if mv.kind == MoveKind::EnPassant {
+            out.push_str(" e.p.");
         }
         return out;
     }
@@ -118,9 +122,14 @@ pub fn parse_move<R: Rulebook + ?Sized>(
     pos: &Position,
     text: &str,
 ) -> Result<Move, SanError> {
-    let cleaned: String = text
-        .trim()
-        .trim_end_matches(['+', '#', '!', '?'])
+    // Marks that tell nothing the move does not: check, mate, `!`/`?`, and `e.p.`
+    // (`exd6 e.p.+`, `exd6 ep.`).
+    let trimmed = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    let cleaned: String = ["e.p.", "ep."]
+        .iter()
+        .find_map(|mark| trimmed.strip_suffix(mark))
+        .unwrap_or(trimmed)
+        .trim_end()
         .to_string();
     let legal = game.legal_moves(pos);
     let s = cleaned.as_str();

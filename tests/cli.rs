@@ -56,7 +56,7 @@ fn solve_json_fields() {
     assert_eq!(v["threads"], 1);
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert_eq!(v["tree"]["f3e5"]["move"], "f3e5");
-    assert!(v["tree"]["f3e5"]["defences"].as_array().unwrap().len() > 3);
+    assert!(v["tree"]["f3e5"]["next"].as_array().unwrap().len() > 3);
     assert_eq!(v["complete"], true);
     // A #2 is searched on one thread whatever is asked, and says so.
     let out = run(&["solve", "--json", "--threads", "2", "--fen", line]);
@@ -215,14 +215,17 @@ fn solution_text_names_zugzwang_short_keys_and_duals() {
         "{report}"
     );
     assert!(
-        report.contains("\n1.Rc3+!\n    1...Kf2 (dual)\n"),
+        report.contains("\n1.Rc3+!\n    1...Kf2\n        2.Qa2+ (dual)\n"),
         "{report}"
     );
     // A checking key is not a zugzwang, nor is a key with a threat.
     let keys = report.lines().filter(|l| l.starts_with("1."));
     assert!(keys.clone().count() == 11 && keys.clone().all(|l| !l.contains("zugzwang")));
     // Below a key, a quiet continuation without a threat is one too.
-    assert!(report.contains("\n        2.Kg4 zugzwang\n"), "{report}");
+    assert!(
+        report.contains("\n    1...Kf2 2.Kg4 zugzwang\n"),
+        "{report}"
+    );
 }
 
 /// rules.md 2: income is received before the start of one's turn, so the threat (what

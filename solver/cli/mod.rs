@@ -15,6 +15,7 @@ mod replay;
 mod retro;
 mod show;
 mod solve;
+mod tree;
 mod two_board;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};

@@ -3,11 +3,14 @@
 
 use super::input::{command_input, Item, TwoBoard};
 use super::limits::{install_interrupt_handler, INTERRUPTED};
+use super::tree::Layout;
 use super::VariantFlags;
 use clap::Args;
+use fairysolve::generic::search::Line;
 use fairysolve::problem::{Problem, Stipulation};
-use fairysolve::search::solution::{AttackNode, Solution, SolveOptions};
+use fairysolve::search::solution::{AttackNode, DefenceNode, Solution, SolveOptions};
 use fairysolve::search::tt::Table;
+use fairysolve::types::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -57,6 +60,10 @@ pub struct SolveArgs {
     /// Print only keys, no solution tree.
     #[arg(long = "keys-only")]
     pub keys_only: bool,
+    /// Print every move of the tree: on two-board games the attacker's unanswered moves
+    /// that win alike are otherwise shown once, with the count of the others.
+    #[arg(long)]
+    pub full: bool,
     /// Also show set play (#N and s#N, N >= 2): each Black move of the diagram as if
     /// Black were to move, with White's answers (rules.md 8.4).
     #[arg(long = "set-play")]
@@ -131,119 +138,55 @@ pub(super) fn stipulation(
         })
 }
 
-fn tree_json(node: &AttackNode, chess960: bool) -> Value {
-    json!({
-        "move": node.mv.coord(chess960).to_string(),
-        "san": node.san,
-        "wins_in": node.wins_in,
-        "cash": node.cash,
-        "threat": node.threat.iter().map(|t| json!({"move": t.mv.coord(chess960).to_string(), "san": t.san})).collect::<Vec<_>>(),
-        "defences": node.defences.iter().map(|d| json!({
-            "move": d.mv.coord(chess960).to_string(),
-            "san": d.san,
-            "king_fell": d.king_fell,
-            "truncated": d.truncated,
-            "cash": d.cash,
-            "continuations": d.continuations.iter().map(|c| tree_json(c, chess960)).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "truncated": node.truncated,
-    })
-}
-
-/// Move number prefix: `1.` for the attacker, `1...` for the defender.
-fn number(ply_attacker: u32, attacker_move: bool) -> String {
-    if attacker_move {
-        format!("{ply_attacker}.")
-    } else {
-        format!("{ply_attacker}...")
-    }
-}
-
-/// ` [W 2 B 0]`: each side's cash after a move, under Taxi rules.
-fn money(cash: Option<[u32; 2]>) -> String {
-    cash.map(|[w, b]| format!(" [W {w} B {b}]"))
-        .unwrap_or_default()
-}
-
-/// The tree under a key (`depth` 1) or a continuation, as composers write it; `stip`:
-/// the stipulation's N, so that a key that wins sooner is marked as the short one.
-fn print_tree(node: &AttackNode, stip: u32, depth: u32, indent: usize, out: &mut String) {
-    let pad = " ".repeat(indent);
-    let mark = if depth == 1 { "!" } else { "" };
-    out.push_str(&format!(
-        "{pad}{}{}{}{}",
-        number(depth, true),
-        node.san,
-        mark,
-        money(node.cash)
-    ));
-    if depth == 1 && node.wins_in < stip {
-        out.push_str(&format!(" (short: wins in {})", node.wins_in));
-    }
-    // A quiet move that threatens nothing wins only because every defence weakens the
-    // defender: a zugzwang (the threat is sought only when the defender is not in check).
+/// A key's tree of the single-board search in the form every game's tree takes
+/// (`generic::search::Line`), to be printed and written by `tree`.
+fn attack_line(node: &AttackNode, attacker: Color, chess960: bool) -> Line {
     let checks = node.san.contains('+');
-    if node.threat.is_empty()
-        && !checks
-        && !node.mates
-        && node.wins_in >= 2
-        && !node.defences.is_empty()
-        && !node.truncated
-    {
-        out.push_str(" zugzwang");
-    }
-    if !node.threat.is_empty() {
-        let threats: Vec<String> = node
-            .threat
+    // The search seeks a threat where the defender is not in check and the move neither
+    // ends the game nor leaves a single move: none found there is a zugzwang.
+    let sought = node.wins_in >= 2 && !checks && !node.mates && !node.defences.is_empty();
+    Line {
+        coord: node.mv.coord(chess960).to_string(),
+        notation: node.san.clone(),
+        mover: attacker,
+        wins_in: node.wins_in,
+        ends: node.defences.is_empty() && !node.truncated,
+        round_ends: false,
+        children: node
+            .defences
             .iter()
-            .map(|t| format!("{}{}", number(depth + 1, true), t.san))
-            .collect();
-        out.push_str(&format!(" threat: {}", threats.join(", ")));
+            .map(|d| defence_line(d, attacker, chess960))
+            .collect(),
+        truncated: node.truncated,
+        threat: (sought && !node.truncated).then(|| {
+            node.threat
+                .iter()
+                .map(|t| attack_line(t, attacker, chess960))
+                .collect()
+        }),
+        cash: node.cash,
+        king_fell: false,
     }
-    if node.truncated {
-        out.push_str(" ...");
-    }
-    out.push('\n');
-    for d in &node.defences {
-        out.push_str(&format!(
-            "{pad}    {}{}{}",
-            number(depth, false),
-            d.san,
-            money(d.cash)
-        ));
-        if d.king_fell {
-            out.push_str(" (the king falls)");
-        }
-        if d.truncated {
-            out.push_str(" ... (tree cut here; --keys-only for keys alone)");
-        }
-        match d.continuations.as_slice() {
-            [] => out.push('\n'),
-            [single] if single.defences.is_empty() && !single.truncated => {
-                out.push_str(&format!(
-                    " {}{}{}\n",
-                    number(depth + 1, true),
-                    single.san,
-                    money(single.cash)
-                ));
-            }
-            conts => {
-                let all_leaves = conts.iter().all(|c| c.defences.is_empty() && !c.truncated);
-                if all_leaves {
-                    let list: Vec<String> = conts
-                        .iter()
-                        .map(|c| format!("{}{}", number(depth + 1, true), c.san))
-                        .collect();
-                    out.push_str(&format!(" {} (dual)\n", list.join(", ")));
-                } else {
-                    // Two continuations or more that are not mates at once: a dual too.
-                    out.push_str(if conts.len() > 1 { " (dual)\n" } else { "\n" });
-                    for c in conts {
-                        print_tree(c, stip, depth + 1, indent + 8, out);
-                    }
-                }
-            }
-        }
+}
+
+fn defence_line(d: &DefenceNode, attacker: Color, chess960: bool) -> Line {
+    let children: Vec<Line> = d
+        .continuations
+        .iter()
+        .map(|c| attack_line(c, attacker, chess960))
+        .collect();
+    Line {
+        coord: d.mv.coord(chess960).to_string(),
+        notation: d.san.clone(),
+        mover: !attacker,
+        wins_in: 1 + children.iter().map(|c| c.wins_in).max().unwrap_or(0),
+        ends: children.is_empty() && !d.truncated,
+        round_ends: true,
+        children,
+        truncated: d.truncated,
+        threat: None,
+        cash: d.cash,
+        king_fell: d.king_fell,
     }
 }
 
@@ -324,24 +267,24 @@ fn text_report(
             ));
         }
     } else {
+        let layout = Layout {
+            attacker: problem.position.turn(),
+            moves: stip.moves,
+            full: args.full,
+        };
         for t in &sol.trees {
-            print_tree(t, stip.moves, 1, 0, &mut out);
+            layout.write_key(&attack_line(t, layout.attacker, c960), &mut out);
         }
     }
     for t in &sol.tries {
         let refs: Vec<String> = t.refutations.iter().map(|(_, s)| format!("{s}!")).collect();
         out.push_str(&format!("1.{}? {}\n", t.san, refs.join(" ")));
     }
-    // The keys in the tree's notation (a key without a tree: coordinates).
+    // The keys in the tree's notation, with or without a tree.
     let keys: Vec<String> = sol
         .keys
         .iter()
-        .map(|(m, _)| {
-            sol.trees
-                .iter()
-                .find(|t| t.mv == *m)
-                .map_or_else(|| m.coord(c960).to_string(), |t| t.san.clone())
-        })
+        .map(|&(mv, _)| fairysolve::san::san(&problem.game, &problem.position, mv))
         .collect();
     out.push_str(&keys_summary(
         &keys,
@@ -362,7 +305,7 @@ pub(super) fn undecided_line(undecided: &[String]) -> String {
         "stopped before the proof was complete: {} first move{} undecided: {}\n",
         undecided.len(),
         if undecided.len() == 1 { "" } else { "s" },
-        undecided.join(" ")
+        undecided.join(", ")
     )
 }
 
@@ -386,21 +329,29 @@ pub(super) fn keys_summary(
         flags.push(format!("short solution in {short}"));
     }
     format!(
-        "{}: {}{} · {nodes} nodes in {millis} ms, {threads} thread{}\n",
+        "{}: {}{} · {}\n",
         if keys.len() == 1 { "key" } else { "keys" },
         if keys.is_empty() && complete {
             "none".into()
         } else if keys.is_empty() {
             "none proved".into()
         } else {
-            keys.join(" ")
+            keys.join(", ")
         },
         if flags.is_empty() {
             String::new()
         } else {
             format!(" ({})", flags.join(", "))
         },
-        if threads == 1 { "" } else { "s" },
+        search_cost(nodes, millis, threads),
+    )
+}
+
+/// What a search cost, as every summary line ends: `1049 nodes in 3 ms, 1 thread`.
+pub(super) fn search_cost(nodes: u64, millis: u128, threads: usize) -> String {
+    format!(
+        "{nodes} nodes in {millis} ms, {threads} thread{}",
+        if threads == 1 { "" } else { "s" }
     )
 }
 
@@ -426,7 +377,12 @@ fn json_report(item: &Item, problem: &Problem, stip: Stipulation, sol: &Solution
         "tree": sol
             .trees
             .iter()
-            .map(|t| (t.mv.coord(c960).to_string(), tree_json(t, c960)))
+            .map(|t| {
+                (
+                    t.mv.coord(c960).to_string(),
+                    super::tree::json(&attack_line(t, problem.position.turn(), c960)),
+                )
+            })
             .collect::<serde_json::Map<_, _>>(),
         "nodes": sol.nodes,
         "millis": sol.elapsed.as_millis() as u64,

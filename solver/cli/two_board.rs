@@ -3,7 +3,7 @@
 
 use super::input::Item;
 use super::solve::{error_json, Report, SolveArgs};
-use fairysolve::generic::search::{self, CoreSolution, Goal, Line};
+use fairysolve::generic::search::{self, CoreSolution, Goal};
 use fairysolve::generic::TurnGame;
 use fairysolve::glass::{Glass, GlassProblem};
 use fairysolve::problem::{Aim, Stipulation};
@@ -14,45 +14,6 @@ use fairysolve::underworld::state::UState;
 use fairysolve::underworld::{Underworld, UnderworldProblem};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
-
-/// The tree as composers read it: each move on a line of its own, indented by depth,
-/// with its round number (`1.`, `1...`), and `!` on a key.
-fn print_line(line: &Line, attacker: Color, round: u32, depth: usize, out: &mut String) {
-    let indent = "    ".repeat(depth);
-    let number = if line.mover == attacker {
-        format!("{round}.")
-    } else {
-        format!("{round}...")
-    };
-    let mark = if depth == 0 { "!" } else { "" };
-    let _ = write!(out, "{indent}{number}{}{mark}", line.notation);
-    if line.truncated {
-        out.push_str(" ...");
-    }
-    if depth == 0 && !line.ends {
-        let _ = write!(out, " (wins in {})", line.wins_in);
-    }
-    if line.children.len() > 1 && line.children.iter().all(|c| c.mover == attacker) {
-        out.push_str(" (dual)");
-    }
-    out.push('\n');
-    for child in &line.children {
-        let next_round = round + line.round_ends as u32;
-        print_line(child, attacker, next_round, depth + 1, out);
-    }
-}
-
-fn line_json(line: &Line) -> Value {
-    json!({
-        "move": line.coord,
-        "san": line.notation,
-        "side": line.mover.name().to_lowercase(),
-        "wins_in": line.wins_in,
-        "ends": line.ends,
-        "truncated": line.truncated,
-        "next": line.children.iter().map(line_json).collect::<Vec<_>>(),
-    })
-}
 
 fn status(sol: &CoreSolution) -> &'static str {
     if !sol.complete() {
@@ -232,7 +193,7 @@ fn solve_core<G: TurnGame>(
             "shortest": sol.shortest(),
             "cooked": sol.cooked(),
             "error": null,
-            "tree": sol.trees.iter().map(|t| (t.coord.clone(), line_json(t))).collect::<serde_json::Map<_, _>>(),
+            "tree": sol.trees.iter().map(|t| (t.coord.clone(), super::tree::json(t))).collect::<serde_json::Map<_, _>>(),
             "nodes": sol.nodes,
             "millis": sol.elapsed.as_millis() as u64,
             "threads": sol.threads,
@@ -274,8 +235,13 @@ fn solve_core<G: TurnGame>(
             let _ = writeln!(s, "1.{notation}! (wins in {n})");
         }
     } else {
+        let layout = super::tree::Layout {
+            attacker,
+            moves: stip.moves,
+            full: args.full,
+        };
         for t in &sol.trees {
-            print_line(t, attacker, 1, 0, s);
+            layout.write_key(t, s);
         }
     }
     for t in &sol.tries {
@@ -664,15 +630,14 @@ fn help_report<G: TurnGame>(
     }
     let _ = writeln!(
         text,
-        "{n} solution{}{} · {} nodes in {} ms",
+        "{n} solution{}{} · {}",
         if n == 1 { "" } else { "s" },
         if sol.short.is_empty() {
             String::new()
         } else {
             format!(" ({} short)", sol.short.len())
         },
-        sol.nodes,
-        elapsed.as_millis()
+        super::solve::search_cost(sol.nodes, elapsed.as_millis(), 1)
     );
     if stream {
         print(&mut text);

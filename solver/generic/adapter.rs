@@ -89,6 +89,27 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         Some(BoardState::new(p))
     }
 
+    fn threat_state(&self, s: &BoardState) -> Option<BoardState> {
+        // The turn ends as after a move, and the side then to move receives its Taxi
+        // income (rules.md 2), as the fast search's threats do.
+        if s.ended.is_some() || self.game.in_check(&s.position) {
+            return None;
+        }
+        Some(BoardState::new(self.game.pass(&s.position)))
+    }
+
+    fn cash(&self, s: &BoardState) -> Option<[u32; 2]> {
+        let p = &s.position;
+        self.game
+            .rules
+            .taxi
+            .map(|_| [p.cash(Color::White), p.cash(Color::Black)])
+    }
+
+    fn king_fell(&self, s: &BoardState) -> bool {
+        s.ended == Some(End::Win(s.position.turn()))
+    }
+
     /// A move that gives no check: it mates nobody and lets nobody fall where the game
     /// can say so without playing it (no Trapdoor, a board that does not shift), and the
     /// turn, with it the round, goes to the other side.

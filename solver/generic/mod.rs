@@ -84,6 +84,25 @@ pub trait TurnGame: Sync {
         None
     }
 
+    /// `s` with the side to move passing, to show what the other side threatens in a
+    /// solution tree (rules.md 8.4's reading of a turn passed); `None` when the side to
+    /// move is in check, or where the game has no such reading.
+    fn threat_state(&self, _s: &Self::State) -> Option<Self::State> {
+        None
+    }
+
+    /// Each side's cash in `s`, where the game keeps money (Taxi, rules.md 2): what a
+    /// solution tree prints after each move.
+    fn cash(&self, _s: &Self::State) -> Option<[u32; 2]> {
+        None
+    }
+
+    /// Whether the move that led to `s` made its mover's own king fall (Trapdoor,
+    /// rules.md 1): the tree says so, the notation only shows the fall.
+    fn king_fell(&self, _s: &Self::State) -> bool {
+        false
+    }
+
     /// A legal move of the side to move in `s`, found without playing it, after which
     /// nobody has won and a new round begins, where the game can tell that quickly
     /// (`None`: it cannot, or there is no such move). The defender's last turn of a

@@ -35,6 +35,15 @@ pub struct Line {
     pub children: Vec<Line>,
     /// Part of the tree below was left out (the tree's size budget ran out).
     pub truncated: bool,
+    /// On an attacker's move: what the attacker threatens if the defender could pass
+    /// (its moves that win soonest then; empty: nothing, a zugzwang). `None` when no
+    /// threat is sought: the defender is in check, the game has no pass, the move ends
+    /// the game or leaves one round only.
+    pub threat: Option<Vec<Line>>,
+    /// Each side's cash after the move, where the game keeps money (Taxi).
+    pub cash: Option<[u32; 2]>,
+    /// The mover's own king fell with this move (Trapdoor).
+    pub king_fell: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -454,21 +463,15 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     /// defence with `n` rounds left).
     fn tree(&self, s: &G::State, mv: G::Move, n: u32, budget: &mut usize) -> Proof<Line> {
         *budget = budget.saturating_sub(1);
-        let mut line = Line {
-            coord: self.game.coord(s, mv),
-            notation: self.game.notation(s, mv),
-            mover: self.game.mover(s),
-            wins_in: n,
-            ends: false,
-            round_ends: false,
-            children: Vec::new(),
-            truncated: false,
-        };
+        let mut line = self.bare_line(s, mv, n);
         match self.after(s, mv, n) {
             Err(_) => line.ends = true,
             Ok(_) if *budget == 0 => line.truncated = true,
             Ok((next, left)) => {
                 line.round_ends = left < n;
+                if line.mover == self.attacker && self.game.mover(&next) != self.attacker {
+                    line.threat = self.threat(&next, left)?;
+                }
                 line.children = self.children(&next, left, budget)?;
                 // A defence lasts as long as the attacker's quickest win after it (the
                 // rounds it was given are only a bound).
@@ -480,6 +483,47 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             }
         }
         Ok(line)
+    }
+
+    /// `mv` from `s` as a line of the tree, with nothing below it yet.
+    fn bare_line(&self, s: &G::State, mv: G::Move, n: u32) -> Line {
+        let after = self.game.play(s, mv);
+        Line {
+            coord: self.game.coord(s, mv),
+            notation: self.game.notation(s, mv),
+            mover: self.game.mover(s),
+            wins_in: n,
+            ends: false,
+            round_ends: false,
+            children: Vec::new(),
+            truncated: false,
+            threat: None,
+            cash: self.game.cash(&after),
+            king_fell: self.game.king_fell(&after),
+        }
+    }
+
+    /// What the attacker threatens in `s` (the defender to move, `n` rounds left) if
+    /// the defender could pass: its moves that win soonest within the rounds after this
+    /// one. `None` where no threat is sought (see `Line::threat`).
+    fn threat(&self, s: &G::State, n: u32) -> Proof<Option<Vec<Line>>> {
+        if n < 2 {
+            return Ok(None);
+        }
+        let Some(passed) = self.game.threat_state(s) else {
+            return Ok(None);
+        };
+        let (d, winners) = self.best_moves(&passed, n - 1)?;
+        Ok(Some(
+            winners
+                .into_iter()
+                .map(|w| {
+                    let mut line = self.bare_line(&passed, w, d);
+                    line.ends = self.game.end(&self.game.play(&passed, w)).is_some();
+                    line
+                })
+                .collect(),
+        ))
     }
 
     /// What follows in the tree from `s` (`n` rounds left): the attacker's moves that win

@@ -130,7 +130,12 @@ pub fn notation(game: &Underworld, s: &UState, mv: UMove) -> String {
             format!("{san}{drop}")
         }
         UMove::Under(u) => {
-            let piece = s.under.piece_at(u.from).map_or('?', |p| p.role.upper());
+            // Pawns without a letter, as on the World and on both Looking-Glass boards.
+            let piece = match s.under.piece_at(u.from) {
+                Some(p) if p.role == Role::Pawn => String::new(),
+                Some(p) => p.role.upper().to_string(),
+                None => "?".into(),
+            };
             let sep = if u.kind == UnderKind::Quiet || u.kind == UnderKind::DoubleStep {
                 '-'
             } else {
@@ -158,7 +163,8 @@ pub fn parse(game: &Underworld, s: &UState, text: &str) -> Result<UMove, String>
     if moves.is_empty() {
         return Err("the game is over: no move to play".into());
     }
-    let bare = text.trim_end_matches(['+', '#', '!', '?']);
+    let marked = text.trim_end_matches(['+', '#', '!', '?']);
+    let bare = marked.strip_suffix(" e.p.").unwrap_or(marked);
     let strip = |t: &str| -> String {
         t.trim_end_matches(['+', '#'])
             .trim_start_matches("W:")
@@ -174,6 +180,7 @@ pub fn parse(game: &Underworld, s: &UState, text: &str) -> Result<UMove, String>
             let n_bare = n.trim_end_matches(['+', '#']);
             // The notation without its drop or return, as a player would type it.
             let n_plain = n_bare.split('(').next().unwrap_or(n_bare);
+            let n_plain = n_plain.strip_suffix(" e.p.").unwrap_or(n_plain);
             c == bare
                 || n_bare == bare
                 || n_plain == bare
