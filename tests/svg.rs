@@ -41,10 +41,10 @@ fn records(file: &str) -> Vec<Record> {
 fn scene_of(rec: &Record) -> Scene {
     if fairysolve::underworld::setup::is_underworld(rec) {
         let p = fairysolve::underworld::setup::read(rec.clone()).unwrap();
-        Scene::underworld(&p.state, p.stipulation, rec.id())
+        Scene::underworld(&p.state, p.stipulation).headed(rec)
     } else if fairysolve::glass::setup::is_glass(rec) {
         let p = fairysolve::glass::setup::read(rec.clone()).unwrap();
-        Scene::glass(&p.state, p.stipulation, rec.id())
+        Scene::glass(&p.state, p.stipulation).headed(rec)
     } else {
         Scene::single(&fairysolve::problem::from_record(rec.clone()).unwrap())
     }
@@ -390,6 +390,21 @@ fn check_text(name: &str, rec: &Record, svg: &str) {
     let boards = expected_boards(rec);
     let men: usize = boards.iter().map(|(_, m)| m.len()).sum();
     assert_eq!(svg.matches("class=\"man ").count(), men, "{name}: figures");
+    // The men counted as composers print them, White's and Black's over all boards.
+    let count = |c: Color| -> usize {
+        boards
+            .iter()
+            .map(|(_, m)| m.values().filter(|p| p.color == c).count())
+            .sum()
+    };
+    let tally = format!("({}+{})", count(Color::White), count(Color::Black));
+    assert!(svg.contains(&tally), "{name}: piece count {tally}");
+    // One side-to-move mark, whatever the boards.
+    assert_eq!(
+        svg.matches("class=\"to-move ").count(),
+        1,
+        "{name}: one mark"
+    );
     for (label, board) in &boards {
         for (sq, piece) in board {
             let tag = format!(
@@ -451,6 +466,17 @@ fn check_text(name: &str, rec: &Record, svg: &str) {
             .replace('<', "&lt;")
             .replace('>', "&gt;");
         assert!(svg.contains(&escaped), "{name}: id in the title");
+    }
+    if let Some(c0) = rec.get("c0").and_then(|o| o.single()) {
+        let shown: String = c0.chars().take(20).collect();
+        let escaped = shown
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        assert!(
+            svg.contains("class=\"source\"") && svg.contains(&escaped),
+            "{name}: author and source under the title"
+        );
     }
     if let Some(reserve) = rec.get("reserve").and_then(|o| o.single()) {
         assert_eq!(
@@ -640,5 +666,5 @@ fn stdin_and_piped_input_work_with_svg() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let svg = text(&out.stdout);
     assert!(svg.contains("data-label=\"Real\"") && svg.contains("data-label=\"Mirror\""));
-    assert_eq!(svg.matches("class=\"to-move white\"").count(), 2);
+    assert_eq!(svg.matches("class=\"to-move white\"").count(), 1);
 }

@@ -53,10 +53,13 @@ fn draw(item: &Item, svg: bool) -> Result<Shown, String> {
             TwoBoard::Glass(p) => p.stipulation,
         };
         if svg {
-            return Ok(Shown::Svg(match &two {
-                TwoBoard::Underworld(p) => Scene::underworld(&p.state, stip, rec.id()),
-                TwoBoard::Glass(p) => Scene::glass(&p.state, stip, rec.id()),
-            }));
+            return Ok(Shown::Svg(
+                match &two {
+                    TwoBoard::Underworld(p) => Scene::underworld(&p.state, stip),
+                    TwoBoard::Glass(p) => Scene::glass(&p.state, stip),
+                }
+                .headed(rec),
+            ));
         }
         let board = match &two {
             TwoBoard::Underworld(p) => super::two_board::draw_underworld(&p.state),

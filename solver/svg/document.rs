@@ -98,6 +98,14 @@ pub fn render(scene: &Scene) -> String {
             escape(title)
         );
     }
+    if let Some(source) = &scene.source {
+        let _ = writeln!(
+            out,
+            "<text class=\"source\" x=\"{PAD}\" y=\"{}\" {FONT} font-size=\"14\" font-style=\"italic\">{}</text>",
+            page.source_baseline,
+            escape(source)
+        );
+    }
     for (board, frame) in scene.boards.iter().zip(&page.boards) {
         draw_board(&mut out, board, frame, &page);
     }
@@ -192,28 +200,30 @@ fn draw_board(out: &mut String, board: &BoardScene, frame: &BoardFrame, page: &L
         "<path class=\"outline\" d=\"{path}\" fill=\"none\" stroke=\"{EDGE}\" stroke-width=\"2\" stroke-linecap=\"square\"/>"
     );
     draw_coordinates(out, board, frame);
-    if names {
-        // On a displaced board the edges cannot name every square: each cell says its
-        // own name, small, in its lower left corner.
-        for &(sq, (x, y)) in physical.cells() {
-            let (px, py) = frame.cell_origin(x, y);
-            let ink = if sq.is_light() {
-                DARK_SQUARE
-            } else {
-                LIGHT_SQUARE
-            };
-            let _ = writeln!(
-                out,
-                "<text class=\"square-name\" x=\"{}\" y=\"{}\" {FONT} font-size=\"9\" fill=\"{ink}\">{sq}</text>",
-                px + 3,
-                py + CELL as i64 - 3
-            );
-        }
-    }
     for &(sq, piece) in &board.men {
         if let Some((x, y)) = physical.cell_of(sq) {
             let (px, py) = frame.cell_origin(x, y);
             man(out, "man", piece, Some(sq), px, py, CELL);
+        }
+    }
+    if names {
+        // On a displaced board the edges cannot name every square: each cell says its
+        // own name, small, in its upper left corner (a figure is narrow at the top; the
+        // upper right holds the Trapdoor badge), over the man with a halo of the
+        // square's colour so that it stays readable.
+        for &(sq, (x, y)) in physical.cells() {
+            let (px, py) = frame.cell_origin(x, y);
+            let (ink, halo) = if sq.is_light() {
+                (DARK_SQUARE, LIGHT_SQUARE)
+            } else {
+                (LIGHT_SQUARE, DARK_SQUARE)
+            };
+            let _ = writeln!(
+                out,
+                "<text class=\"square-name\" x=\"{}\" y=\"{}\" {FONT} font-size=\"9\" fill=\"{ink}\" stroke=\"{halo}\" stroke-width=\"2.5\" paint-order=\"stroke\">{sq}</text>",
+                px + 3,
+                py + 10
+            );
         }
     }
     for &(sq, r) in &board.timers {

@@ -60,8 +60,9 @@ pub struct Layout {
     pub width: u32,
     pub height: u32,
     pub boards: Vec<BoardFrame>,
-    /// Baselines of the title and of the boards' labels.
+    /// Baselines of the title, of the source under it and of the boards' labels.
     pub title_baseline: u32,
+    pub source_baseline: u32,
     pub label_baseline: u32,
     /// Top of the first caption line.
     pub captions_top: u32,
@@ -71,12 +72,13 @@ pub struct Layout {
 
 pub fn layout(scene: &Scene) -> Layout {
     let title = if scene.title.is_some() { LINE } else { 0 };
+    let source = if scene.source.is_some() { LINE } else { 0 };
     let labels = if scene.boards.iter().any(|b| b.label.is_some()) {
         LINE
     } else {
         0
     };
-    let grid_top = PAD + title + labels + MARGIN;
+    let grid_top = PAD + title + source + labels + MARGIN;
     let mut boards = Vec::new();
     let mut x = PAD;
     for b in &scene.boards {
@@ -105,6 +107,7 @@ pub fn layout(scene: &Scene) -> Layout {
         .captions
         .iter()
         .chain(scene.title.as_ref())
+        .chain(scene.source.as_ref())
         .map(|c| c.chars().count() as u32 * CHAR_WIDTH)
         .max()
         .unwrap_or(0);
@@ -114,7 +117,8 @@ pub fn layout(scene: &Scene) -> Layout {
         height: reserve_top + reserve + PAD,
         boards,
         title_baseline: PAD + LINE - 6,
-        label_baseline: PAD + title + LINE - 6,
+        source_baseline: PAD + title + LINE - 6,
+        label_baseline: PAD + title + source + LINE - 6,
         captions_top,
         reserve_top,
     }

@@ -3,6 +3,7 @@
 //! Trapdoor timers, the labels and the captions under the boards. One scene per game:
 //! single-board lines (FIDE, Trapdoor, Taxi, Earthquake), Underworld, Looking-Glass.
 
+use crate::epd::Record;
 use crate::glass::{GState, Side};
 use crate::physical::PhysicalBoard;
 use crate::problem::{Problem, Stipulation};
@@ -51,6 +52,8 @@ impl BoardScene {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scene {
     pub title: Option<String>,
+    /// The author and the publication (the line's `c0`), under the title.
+    pub source: Option<String>,
     pub boards: Vec<BoardScene>,
     pub captions: Vec<String>,
     pub reserve: Vec<Piece>,
@@ -59,7 +62,7 @@ pub struct Scene {
 /// Longest title drawn, in characters: an id can be any length.
 const TITLE_CHARS: usize = 60;
 
-/// The title of a diagram from a line's id, cut to `TITLE_CHARS`.
+/// A heading line of a diagram (the id, the source), cut to `TITLE_CHARS`.
 fn title(id: Option<&str>) -> Option<String> {
     let id = id?;
     if id.chars().count() <= TITLE_CHARS {
@@ -68,11 +71,19 @@ fn title(id: Option<&str>) -> Option<String> {
     Some(id.chars().take(TITLE_CHARS - 1).chain(['…']).collect())
 }
 
-/// The stipulation and the side to move, as the first caption.
-fn first_caption(stipulation: Option<Stipulation>, what: String) -> String {
+/// The stipulation, the side to move and the men on the boards as composers count
+/// them, White's and Black's (`(9+8)`), as the first caption.
+fn first_caption(stipulation: Option<Stipulation>, what: String, boards: &[BoardScene]) -> String {
+    let count = |c: Color| {
+        boards
+            .iter()
+            .map(|b| b.men.iter().filter(|(_, p)| p.color == c).count())
+            .sum::<usize>()
+    };
+    let men = format!("({}+{})", count(Color::White), count(Color::Black));
     match stipulation {
-        Some(s) => format!("{s} · {what}"),
-        None => what,
+        Some(s) => format!("{s} {men} · {what}"),
+        None => format!("{men} · {what}"),
     }
 }
 
@@ -91,6 +102,7 @@ impl Scene {
         let mut captions = vec![first_caption(
             problem.stipulation,
             format!("{} to move", pos.turn().name()),
+            std::slice::from_ref(&board),
         )];
         if let Some(eq) = game.earthquake(pos) {
             let (dx, dy) = eq.displacement();
@@ -123,20 +135,18 @@ impl Scene {
             ));
         }
         Scene {
-            title: title(problem.record.id()),
+            title: None,
+            source: None,
             boards: vec![board],
             captions,
             reserve: Vec::new(),
         }
+        .headed(&problem.record)
     }
 
     /// An Underworld line: the World and the Underworld side by side, the phase, and
     /// the men captured for good (rules.md 4).
-    pub fn underworld(
-        state: &UState,
-        stipulation: Option<Stipulation>,
-        title: Option<&str>,
-    ) -> Scene {
+    pub fn underworld(state: &UState, stipulation: Option<Stipulation>) -> Scene {
         let mut world = BoardScene::new(
             Some("World"),
             PhysicalBoard::standard(),
@@ -163,6 +173,8 @@ impl Scene {
                 }
             }
         }
+        let realm_name = realm_name.to_string();
+        let boards = vec![world, under];
         let captions = vec![
             first_caption(
                 stipulation,
@@ -171,6 +183,7 @@ impl Scene {
                     state.phase.name(),
                     state.mover().name()
                 ),
+                &boards,
             ),
             if reserve.is_empty() {
                 "Captured for good: none".to_string()
@@ -179,35 +192,38 @@ impl Scene {
             },
         ];
         Scene {
-            title: self::title(title),
-            boards: vec![world, under],
+            title: None,
+            source: None,
+            boards,
             captions,
             reserve,
         }
     }
 
     /// A Looking-Glass line: the Real and the Mirror board side by side (rules.md 5).
-    pub fn glass(state: &GState, stipulation: Option<Stipulation>, title: Option<&str>) -> Scene {
-        let boards: Vec<BoardScene> = Side::BOTH
+    pub fn glass(state: &GState, stipulation: Option<Stipulation>) -> Scene {
+        let mut boards: Vec<BoardScene> = Side::BOTH
             .into_iter()
             .map(|side| {
                 let name = match side {
                     Side::Real => "Real",
                     Side::Mirror => "Mirror",
                 };
-                let mut b = BoardScene::new(
+                BoardScene::new(
                     Some(name),
                     PhysicalBoard::standard(),
                     state.board(side).board(),
-                );
-                // The side to move may move on either board.
-                b.to_move = Some(state.turn);
-                b
+                )
             })
             .collect();
+        // The side to move may move on either board: one mark, right of both.
+        if let Some(last) = boards.last_mut() {
+            last.to_move = Some(state.turn);
+        }
         let mut captions = vec![first_caption(
             stipulation,
-            format!("{} to move", state.turn.name()),
+            format!("{} to move (on either board)", state.turn.name()),
+            &boards,
         )];
         if let Some((sq, side)) = state.ep {
             let board = match side {
@@ -217,10 +233,19 @@ impl Scene {
             captions.push(format!("en passant on {sq} (double step on the {board})"));
         }
         Scene {
-            title: self::title(title),
+            title: None,
+            source: None,
             boards,
             captions,
             reserve: Vec::new(),
         }
+    }
+
+    /// The scene with the line's heading: its `id` as the title, its `c0` (author and
+    /// publication) under it, each cut to `TITLE_CHARS`.
+    pub fn headed(mut self, record: &Record) -> Scene {
+        self.title = title(record.id());
+        self.source = title(record.get("c0").and_then(|o| o.single()));
+        self
     }
 }
