@@ -789,3 +789,85 @@ fn an_incomplete_retro_analysis_exits_1() {
     assert!(stdout.contains("incomplete"), "{stdout}");
     assert_eq!(out.status.code(), Some(1), "{stdout}");
 }
+
+/// Every reference a user reads resolves inside the repository: the help of every
+/// command and the manual pages cite no file the repository lacks, each `rules.md N.M`
+/// they cite is a section or a bracketed rule number of docs/rules.md, and each page
+/// the main manual page names is one `man` writes.
+#[test]
+fn help_and_manual_cite_only_what_the_repository_has() {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
+    let commands = [
+        "perft",
+        "solve",
+        "replay",
+        "bench",
+        "retro",
+        "show",
+        "generate",
+        "referee",
+        "import",
+        "completions",
+        "man",
+    ];
+    let mut texts = vec![text(&run(&["--help"]).stdout)];
+    for c in commands {
+        texts.push(text(&run(&[c, "--help"]).stdout));
+        let page = run(&["man", c]);
+        assert!(page.status.success(), "man {c}");
+        let page = text(&page.stdout);
+        assert!(
+            page.contains(&format!(".TH fairysolve-{c} 1")),
+            "man {c}: {}",
+            &page[..page.len().min(200)]
+        );
+        texts.push(page);
+    }
+    let main_page = text(&run(&["man"]).stdout);
+    for c in commands {
+        assert!(
+            main_page.contains(&format!("fairysolve\\-{c}(1)")),
+            "the main page names fairysolve-{c}(1)"
+        );
+    }
+    texts.push(main_page);
+    for t in &texts {
+        assert!(!t.contains("formats.md"), "{t}");
+        for (i, _) in t.match_indices("rules.md ") {
+            let number: String = t[i + 9..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            let number = number.trim_end_matches('.');
+            let section = format!("\n## {number}. ");
+            let bracketed = [")", ",", "-", ";", ":"].map(|end| format!("({number}{end}"));
+            assert!(
+                !number.is_empty()
+                    && (rules.contains(&section)
+                        || bracketed.iter().any(|s| rules.contains(s.as_str()))),
+                "rules.md {number} is no section of docs/rules.md"
+            );
+        }
+    }
+    // `man --dir` writes the main page and one page per command.
+    let dir = std::env::temp_dir().join(format!("fairysolve-man-{}", std::process::id()));
+    let out = run(&["man", "--dir", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut written: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    let mut want: Vec<String> = commands
+        .iter()
+        .map(|c| format!("fairysolve-{c}.1"))
+        .chain(["fairysolve.1".to_string()])
+        .collect();
+    want.sort();
+    assert_eq!(written, want);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&["man", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("man: no command 'nope'; the commands are perft, solve,"));
+}

@@ -56,7 +56,7 @@ pub struct GenerateArgs {
     /// the batch system (SLURM_ARRAY_TASK_ID, or Kubernetes' JOB_COMPLETION_INDEX).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// JSON lines (formats.md 3) instead of position lines.
+    /// JSON lines (docs/positions.md, `generate`) instead of position lines.
     #[arg(long)]
     pub json: bool,
     /// Write to FILE; a rerun with the same arguments resumes where it stopped (the

@@ -9,6 +9,7 @@ mod import;
 mod input;
 mod limits;
 mod line_reader;
+mod man;
 mod perft;
 mod referee;
 mod replay;
@@ -26,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[command(
     name = "fairysolve",
     version,
+    propagate_version = true,
     about = "Problem solver for Trapdoor, Taxi, Earthquake, Underworld and Looking-Glass chess"
 )]
 struct Cli {
@@ -53,18 +55,19 @@ enum Command {
     /// Referee a hidden Looking-Glass game: orders in on standard input, one answer each.
     Referee(referee::RefereeArgs),
     /// Read Popeye input files and write position lines, one per problem and twin
-    /// (formats.md 5); what fairysolve does not play is reported with its place.
+    /// (docs/positions.md, "Popeye import"); what fairysolve does not play is reported with its place.
     Import(import::ImportArgs),
     /// Print shell completions for SHELL (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell to complete for.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), made from the same definitions as --help.
-    Man,
+    /// Print the manual page (roff) of fairysolve or of one command (`man solve`), made
+    /// from the same definitions as --help; --dir DIR writes them all.
+    Man(man::ManArgs),
 }
 
-/// Variant operations given as flags; each has the name of its operation (formats.md 1).
+/// Variant operations given as flags; each has the name of its operation.
 /// A flag given for a line that already has that operation overrides the line's.
 #[derive(Args, Clone, Default, Debug)]
 pub struct VariantFlags {
@@ -212,9 +215,7 @@ pub fn run() -> ExitCode {
             );
             true
         }
-        Command::Man => clap_mangen::Man::new(Cli::command())
-            .render(&mut std::io::stdout())
-            .is_ok(),
+        Command::Man(args) => man::run(args, Cli::command()),
     };
     if WRONG_COMMAND_LINE.load(Ordering::SeqCst) {
         ExitCode::from(2)

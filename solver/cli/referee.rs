@@ -27,7 +27,7 @@ pub struct RefereeArgs {
     /// Strikes each side already has, "W B" (default "0 0"); the third one loses.
     #[arg(long, value_name = "W B")]
     pub strikes: Option<String>,
-    /// One JSON object per order (formats.md 4), with `view`: what each player hears.
+    /// One JSON object per order (docs/positions.md, "The Looking-Glass referee"), with `view`: what each player hears.
     #[arg(long)]
     pub json: bool,
 }

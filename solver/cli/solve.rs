@@ -36,7 +36,7 @@ pub struct SolveArgs {
     /// line without one is solved as #N).
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=fairysolve::problem::MAX_MOVES as i64))]
     pub depth: Option<u32>,
-    /// One JSON object per position (formats.md 2).
+    /// One JSON object per position (docs/positions.md, `solve --json`).
     #[arg(long)]
     pub json: bool,
     /// Worker threads (default, and 0: all cores; at most 256).

@@ -41,7 +41,7 @@ pub enum OrderError {
     Unreadable { column: usize, message: String },
     #[error("it is {0}'s turn")]
     NotYourTurn(&'static str),
-    #[error("{0} must pick one of the moves offered (formats.md 4: `{1} pick M:a1a3`)")]
+    #[error("{0} must pick one of the moves offered (`{1} pick M:a1a3`)")]
     PickExpected(&'static str, char),
     #[error("nothing to pick: no order was forfeited")]
     NothingToPick,
