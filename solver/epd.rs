@@ -146,9 +146,10 @@ pub const UNDERWORLD_OPS: &[&str] = &["underworld", "phase", "reserve", "homes",
 pub const GLASS_OPS: &[&str] = &["mirror", "ep_board"];
 
 /// Whether `opcode` is one of fairysolve's own operations (formats.md section 1): a
-/// game's, or the stipulation.
+/// game's, the stipulation, or what `solve` is asked to show (`options`).
 fn is_variant_opcode(opcode: &str) -> bool {
     opcode == "stip"
+        || opcode == "options"
         || [SINGLE_BOARD_OPS, UNDERWORLD_OPS, GLASS_OPS]
             .iter()
             .any(|ops| ops.contains(&opcode))

@@ -433,12 +433,70 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
     }
 
     let stipulation = stipulation_of(&rec)?;
+    asked_of(&rec)?;
     Ok(Problem {
         stipulation,
         record: rec,
         game,
         position,
     })
+}
+
+/// What a line asks `solve` to show besides the proof (`options "tries set-play";`): the
+/// display options of the command line, carried by the line itself, as `import` writes
+/// Popeye's `Option Try`, `SetPlay`, `Defence N` and `MaxSolutions N`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Asked {
+    /// `tries`: the tries with their refutations.
+    pub tries: bool,
+    /// `set-play`: the set play.
+    pub set_play: bool,
+    /// `refutations N`: a try may have up to N refutations.
+    pub refutations: Option<usize>,
+    /// `max-solutions N`: help play stops after N solutions.
+    pub max_solutions: Option<usize>,
+}
+
+/// The words `options` takes, for its message.
+const ASKED_WORDS: &str = "tries, set-play, refutations N, max-solutions N";
+
+/// What a record's `options` asks for (nothing without one).
+pub fn asked_of(rec: &Record) -> Result<Asked, LineError> {
+    let Some(op) = rec.get("options") else {
+        return Ok(Asked::default());
+    };
+    let text = op.single().unwrap_or("");
+    let mut asked = Asked::default();
+    let mut words = text.split_whitespace();
+    while let Some(word) = words.next() {
+        let mut count = |name: &str| -> Result<usize, LineError> {
+            words
+                .next()
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| (1..=1_000_000).contains(&n))
+                .ok_or_else(|| {
+                    at(
+                        rec,
+                        op,
+                        format!("options: {name} needs a count from 1 to 1000000"),
+                    )
+                })
+        };
+        match word {
+            "tries" => asked.tries = true,
+            "set-play" => asked.set_play = true,
+            "refutations" => asked.refutations = Some(count(word)?),
+            "max-solutions" => asked.max_solutions = Some(count(word)?),
+            other => {
+                return Err(at(
+                    rec,
+                    op,
+                    format!("options: '{other}' is not one of {ASKED_WORDS}"),
+                ))
+            }
+        }
+    }
+    Ok(asked)
 }
 
 /// The stipulation a record states (`dm N` or `stip "#N"`, which must agree), if any.

@@ -51,8 +51,8 @@ fn the_example_file_gives_one_line_per_problem_and_twin() {
         r##"7Q/R7/5K2/8/8/8/6p1/6nk b - - id "Twins f)"; c0 "fairysolve tests"; stip "h#2";"##,
         r##"7k/6p1/8/8/8/5K2/R7/7Q b - - id "Twins g)"; c0 "fairysolve tests"; stip "h#2";"##,
         r##"k7/1p6/8/8/8/2K5/7R/1Q6 w - - id "Twins h)"; c0 "fairysolve tests"; stip "h#1.5";"##,
-        r##"5q2/8/5R2/7B/7n/8/7R/k6K w - - id "Self a)"; c1 "Option Try Variations"; stip "s#1";"##,
-        r##"5q2/8/5R2/7B/7n/8/7R/k6K w - - id "Self b)"; c1 "Option Try Variations"; stip "s#2";"##,
+        r##"5q2/8/5R2/7B/7n/8/7R/k6K w - - id "Self a)"; c1 "Option Try Variations"; stip "s#1"; options "tries";"##,
+        r##"5q2/8/5R2/7B/7n/8/7R/k6K w - - id "Self b)"; c1 "Option Try Variations"; stip "s#2"; options "tries";"##,
         r##"2rkr3/2p1p3/8/8/8/8/8/R3K3 w Q - id "Castling a)"; stip "#1";"##,
         r##"2rkr3/2p1p3/8/8/8/8/8/R4K2 w - - id "Castling b)"; stip "#1";"##,
         r##"3B4/8/pP6/k2pP2R/pp6/8/8/7K w - d6 id "En passant"; stip "#1";"##,
@@ -177,7 +177,7 @@ fn keywords_may_be_shortened() {
         line("BEG\nTIT short\nPIE WHI Ke1 Rh1 Ra1 BLA Ke8\nSTI #1\nOPT SET DEF 1 NOCA a1\nEND\n");
     assert_eq!(
         l,
-        r##"4k3/8/8/8/8/8/8/R3K2R w K - id "short"; c1 "Option SetPlay Defence 1"; stip "#1";"##
+        r##"4k3/8/8/8/8/8/8/R3K2R w K - id "short"; c1 "Option SetPlay Defence 1"; stip "#1"; options "tries refutations 1";"##
     );
 }
 
@@ -301,7 +301,7 @@ fn forsyth_and_the_game_array() {
 }
 
 /// What is not played is reported where it is written; the problem is not imported
-/// and the next one is.
+/// and the next one is. In a twin it refuses that twin only.
 #[test]
 fn what_is_not_played_is_located_and_the_other_problems_go_on() {
     let input = "BeginProblem
@@ -326,7 +326,10 @@ EndProblem
     assert_eq!(code, Some(1));
     assert_eq!(
         lines,
-        vec![r#"7k/8/6K1/8/8/8/8/1Q6 b - - id "stdin 2"; stip "h#1";"#]
+        vec![
+            r#"7k/8/6K1/8/8/8/8/1Q6 b - - id "stdin 2"; stip "h#1";"#,
+            r#"7k/8/6K1/8/8/8/8/1Q6 b - - id "stdin 3 a)"; stip "h#1";"#,
+        ]
     );
     let want = "\
 -: line 2, column 18: piece 'G' is a fairy piece; fairysolve plays K, Q, R, B, S (knight) and P
@@ -338,7 +341,7 @@ EndProblem
 -: line 6, column 8: option NoWk is not played by fairysolve
 -: line 1, column 1: problem 1 is not imported
 -: line 13, column 11: condition 'Madrasi' is not played: fairysolve imports orthodox problems only
--: line 10, column 1: problem 3 is not imported
+-: line 10, column 1: problem 3: 1 line imported, the twins above left out
 -: line 16, column 13: stipulation 'hs#2' is not played by fairysolve (it plays #N, h#N, h#N.5 and s#N)
 -: line 14, column 1: problem 4 is not imported
 ";
@@ -352,12 +355,15 @@ fn a_diagram_that_cannot_be_played_is_reported() {
     let (code, lines, err) =
         import("beg pie white kg6 qa1 black kh8 sti #1 twin move a1 b1 twin rem h8 end");
     assert_eq!(code, Some(1));
-    assert!(lines.is_empty());
+    assert_eq!(
+        lines,
+        [r##"7k/8/6K1/8/8/8/8/1Q6 w - - id "stdin 1 b)"; stip "#1";"##]
+    );
     assert_eq!(
         err,
         "-: line 1, column 1: twin a): the diagram cannot be played: Black is in check but it is not its turn\n\
          -: line 1, column 56: twin c): the diagram cannot be played: Black has no king\n\
-         -: line 1, column 1: problem 1 is not imported\n"
+         -: line 1, column 1: problem 1: 1 line imported, the twins above left out\n"
     );
 }
 
@@ -377,17 +383,18 @@ fn malformed_input_is_located() {
             "AnfangProblem\nForderung #2\nEndeProblem\n",
             "-: line 1, column 1: 'AnfangProblem' begins a problem in Popeye's German input; only English input is read (BeginProblem, Pieces White Ke1 Sg1 ..., Stipulation, EndProblem)\n",
         ),
+        // A fault in a twin leaves that twin out; the diagram, twin a), comes in.
         (
             "beg pie white ke1 black ke8 sti #2 twin move e3 e4 mirror a2 end",
-            "-: line 1, column 59: Mirror: 'a2' is not a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1\n-: line 1, column 1: problem 1 is not imported\n",
+            "-: line 1, column 59: Mirror: 'a2' is not a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1\n-: line 1, column 1: problem 1: 1 line imported, the twins above left out\n",
         ),
         (
             "beg pie white ke1 black ke8 sti #2 twin move e3 e4 end",
-            "-: line 1, column 41: there is no man on e3\n-: line 1, column 1: problem 1 is not imported\n",
+            "-: line 1, column 41: there is no man on e3\n-: line 1, column 1: problem 1: 1 line imported, the twins above left out\n",
         ),
         (
             "beg pie white ke1 black ke8 sti #2 twin shift e1 e2 end",
-            "-: line 1, column 41: Shift e1 e2: a man would leave the board\n-: line 1, column 1: problem 1 is not imported\n",
+            "-: line 1, column 41: Shift e1 e2: a man would leave the board\n-: line 1, column 1: problem 1: 1 line imported, the twins above left out\n",
         ),
         (
             "beg pie white ke1 black ke8 end",
@@ -403,7 +410,8 @@ fn malformed_input_is_located() {
         ),
     ] {
         let (code, lines, err) = import(input);
-        assert_eq!((code, lines.len()), (Some(1), 0), "{input}");
+        let imported = usize::from(input.contains(" twin "));
+        assert_eq!((code, lines.len()), (Some(1), imported), "{input}");
         assert_eq!(err, want, "{input}");
     }
 }
@@ -462,4 +470,66 @@ fn options_that_change_the_answer_are_refused_by_name() {
         assert!(stdout.contains("c1 \"Option Try\""), "{option}: {stdout}");
         assert!(!stdout.contains(named), "{option}: {stdout}");
     }
+}
+
+/// Twins are imported one by one: a twin that adds a Condition is refused by name, the
+/// twins beside it come in, and a twin that continues the refused one is left out with
+/// it (status 1, every message located).
+#[test]
+fn twins_are_imported_one_by_one() {
+    let input = "BeginProblem\nTitle twins\nPieces White Kc6 Qb1 Black Ka8\nStipulation #2\n\
+                 Twin Condition Circe\nTwin Cont Move b1 b2\nTwin Move b1 b3\nEndProblem\n";
+    let (code, lines, err) = import(input);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        lines,
+        [
+            "k7/8/2K5/8/8/8/8/1Q6 w - - id \"twins a)\"; stip \"#2\";",
+            "k7/8/2K5/8/8/1Q6/8/8 w - - id \"twins d)\"; stip \"#2\";",
+        ]
+    );
+    assert_eq!(
+        err,
+        "-: line 5, column 16: condition 'Circe' is not played: fairysolve imports orthodox problems only\n\
+         -: line 6, column 1: twin c) continues the twin before, which is not imported\n\
+         -: line 1, column 1: problem 1: 2 lines imported, the twins above left out\n"
+    );
+}
+
+/// What Popeye's options ask to be shown comes in as the line's `options`, where the
+/// stipulation has it, and solving the imported line shows it: the tries and the set
+/// play of a #2, the cap on a help-mate's solutions.
+#[test]
+fn shown_options_are_asked_of_solve() {
+    let battle = line(
+        "BeginProblem Pieces White Kc6 Qb1 Black Ka8 Stipulation #2 Option Try SetPlay Defence 2 EndProblem",
+    );
+    assert!(
+        battle.ends_with("stip \"#2\"; options \"tries set-play refutations 2\";"),
+        "{battle}"
+    );
+    let out = run(&["solve", "--threads", "1", "--fen", &battle]);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("\nset play:\n    1...Ka7 2.Qb7#\n"),
+        "{report}"
+    );
+    assert!(report.contains("\n1.Kc5? Ka7!\n"), "{report}");
+    let help = line(
+        "BeginProblem Pieces White Kc6 Qb1 Black Ka8 Stipulation h#2 Option SetPlay MaxSolutions 1 EndProblem",
+    );
+    assert!(
+        help.ends_with("stip \"h#2\"; options \"max-solutions 1\";"),
+        "{help}"
+    );
+    let out = run(&["solve", "--json", "--fen", &help]);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 1, "{v}");
+    // A line's options are read like every operation: a bad word is located.
+    let bad = "k7/8/2K5/8/8/8/8/1Q6 w - - stip \"#2\"; options \"tries trys\";";
+    let out = run(&["solve", "--fen", bad]);
+    assert_eq!(
+        text(&out.stderr),
+        "--fen: line 1, column 39: options: 'trys' is not one of tries, set-play, refutations N, max-solutions N\n"
+    );
 }

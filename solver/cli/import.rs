@@ -61,21 +61,28 @@ pub fn run(args: ImportArgs) -> bool {
         };
         for item in import(&text, &stem(name)) {
             match item {
-                Imported::Problem(p) => match p.result {
-                    Ok(lines) => {
-                        for line in lines {
-                            println!("{line}");
-                        }
+                Imported::Problem(p) => {
+                    for line in &p.lines {
+                        println!("{line}");
                     }
-                    Err(errors) => {
+                    if !p.errors.is_empty() {
                         ok = false;
-                        for e in errors {
+                        for e in &p.errors {
                             eprintln!("{name}: {e}");
                         }
-                        let not = p.at.error(format!("problem {} is not imported", p.number));
-                        eprintln!("{name}: {not}");
+                        let not = if p.lines.is_empty() {
+                            format!("problem {} is not imported", p.number)
+                        } else {
+                            format!(
+                                "problem {}: {} line{} imported, the twins above left out",
+                                p.number,
+                                p.lines.len(),
+                                if p.lines.len() == 1 { "" } else { "s" }
+                            )
+                        };
+                        eprintln!("{name}: {}", p.at.error(not));
                     }
-                },
+                }
                 Imported::Error(e) => {
                     ok = false;
                     eprintln!("{name}: {e}");

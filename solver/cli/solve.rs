@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 // Without a position to work on the command line is wrong (exit 2, formats.md 2).
 #[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["files", "fen"])))]
 pub struct SolveArgs {
@@ -716,6 +716,31 @@ fn solve_item(
         out.ok = false;
         return out;
     }
+    // What the line itself asks to be shown (`options`), added to the command line's.
+    let asked = item
+        .record
+        .as_ref()
+        .ok()
+        .and_then(|r| fairysolve::problem::asked_of(r).ok())
+        .unwrap_or_default();
+    let (line_args, line_opts);
+    let (args, opts) = if asked == fairysolve::problem::Asked::default() {
+        (args, opts)
+    } else {
+        line_args = SolveArgs {
+            tries: args.tries || asked.tries,
+            set_play: args.set_play || asked.set_play,
+            refutations: asked.refutations.unwrap_or(args.refutations),
+            max_solutions: args.max_solutions.or(asked.max_solutions),
+            ..args.clone()
+        };
+        line_opts = SolveOptions {
+            tries: line_args.tries,
+            max_refutations: line_args.refutations.max(1),
+            ..opts.clone()
+        };
+        (&line_args, &line_opts)
+    };
     let two_board = item.two_board();
     if args.retro && matches!(two_board, Ok(Some(_))) {
         return super::two_board::refused_at(

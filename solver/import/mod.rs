@@ -26,8 +26,8 @@
 //!   solution are then named on the mirrored board.
 //! - Options that change no solution but only what Popeye shows (`SetPlay`, `Try`,
 //!   `Defence N`, `Variations`, `MaxSolutions N`, ...) are kept in `c1` as written for
-//!   Popeye (`c1 "Option SetPlay Try"`): fairysolve asks for them on its command line
-//!   (`solve --set-play`, `--tries`). Options that narrow which plays count as
+//!   Popeye (`c1 "Option SetPlay Try"`); those `solve` can show are asked for by the
+//!   line's `options` (`options "tries set-play";`), so that solving the line shows them. Options that narrow which plays count as
 //!   solutions (`Threat N`, `MaxFlightsquares N`, `NonTrivial M N`, `KeepMatingPiece`)
 //!   are refused by name: solved without them the line would be another problem.
 //!
@@ -53,9 +53,12 @@ pub struct ImportedProblem {
     pub number: usize,
     /// Where it begins (its `BeginProblem` or the `NextProblem` before it).
     pub at: Loc,
-    /// Its position lines, one per twin (two with `Duplex`), or every reason it was
-    /// refused.
-    pub result: Result<Vec<String>, Vec<LineError>>,
+    /// Its position lines, one per twin imported (two with `Duplex`).
+    pub lines: Vec<String>,
+    /// Why the problem, or each twin of it left out, was not imported: a fault of the
+    /// problem refuses it whole, a fault of one twin that twin (and the twins that
+    /// continue it).
+    pub errors: Vec<LineError>,
 }
 
 /// What a file gave, in file order.
@@ -72,11 +75,15 @@ pub fn import(text: &str, name: &str) -> Vec<Imported> {
     popeye::read(text)
         .into_iter()
         .map(|item| match item {
-            Item::Problem(p) => Imported::Problem(ImportedProblem {
-                number: p.number,
-                at: p.at.unwrap_or(Loc { line: 1, column: 1 }),
-                result: lines(&p, name),
-            }),
+            Item::Problem(p) => {
+                let (lines, errors) = lines(&p, name);
+                Imported::Problem(ImportedProblem {
+                    number: p.number,
+                    at: p.at.unwrap_or(Loc { line: 1, column: 1 }),
+                    lines,
+                    errors,
+                })
+            }
             Item::Error(e) => Imported::Error(e),
         })
         .collect()
@@ -98,14 +105,14 @@ fn twin_label(index: usize) -> String {
     }
 }
 
-/// The position lines of one problem.
-fn lines(p: &PopeyeProblem, name: &str) -> Result<Vec<String>, Vec<LineError>> {
+/// The position lines of one problem, and why what was left out was.
+fn lines(p: &PopeyeProblem, name: &str) -> (Vec<String>, Vec<LineError>) {
     if !p.errors.is_empty() {
-        return Err(p.errors.clone());
+        return (Vec::new(), p.errors.clone());
     }
     let begin = p.at.unwrap_or(Loc { line: 1, column: 1 });
     let Some((stipulation, _)) = p.stipulation else {
-        return Err(vec![begin.error("no Stipulation")]);
+        return (Vec::new(), vec![begin.error("no Stipulation")]);
     };
     let original = Stage {
         diagram: p.diagram.clone(),
@@ -120,25 +127,42 @@ fn lines(p: &PopeyeProblem, name: &str) -> Result<Vec<String>, Vec<LineError>> {
         if !p.zero_position {
             stages.push((Some(twin_label(0)), original.clone(), begin));
         }
-        let mut previous = original.clone();
+        // The twin before, unless it was refused.
+        let mut previous = Some(original.clone());
         for (i, twin) in p.twins.iter().enumerate() {
-            let mut stage = if twin.continued {
-                previous.clone()
-            } else {
-                original.clone()
-            };
             // Without ZeroPosition the diagram itself is twin a).
             let label = twin_label(i + usize::from(!p.zero_position));
+            let base = if twin.continued {
+                previous.clone()
+            } else {
+                Some(original.clone())
+            };
+            let Some(mut stage) = base else {
+                errors.push(twin.at.error(format!(
+                    "twin {label} continues the twin before, which is not imported"
+                )));
+                continue;
+            };
+            if !twin.errors.is_empty() {
+                // The twin is reported; its siblings are still imported.
+                errors.extend(twin.errors.iter().cloned());
+                previous = None;
+                continue;
+            }
             match twin
                 .changes
                 .iter()
                 .try_for_each(|(change, at)| apply(&mut stage, change, *at))
             {
-                Ok(()) => stages.push((Some(label), stage.clone(), twin.at)),
-                // The twin is reported; the others are still checked.
-                Err(e) => errors.push(e),
+                Ok(()) => {
+                    stages.push((Some(label), stage.clone(), twin.at));
+                    previous = Some(stage);
+                }
+                Err(e) => {
+                    errors.push(e);
+                    previous = None;
+                }
             }
-            previous = stage;
         }
     }
     let en_passant = match &p.options.en_passant {
@@ -275,6 +299,10 @@ fn lines(p: &PopeyeProblem, name: &str) -> Result<Vec<String>, Vec<LineError>> {
                 ops.push(quoted("c1", notes.join("; ")));
             }
             ops.push(quoted("stip", stipulation.to_string()));
+            let asked = asked_options(&p.options.showing, stipulation);
+            if !asked.is_empty() {
+                ops.push(quoted("options", asked));
+            }
             let board = diagram.board();
             let fields = format!(
                 "{} {} {} {}",
@@ -293,11 +321,7 @@ fn lines(p: &PopeyeProblem, name: &str) -> Result<Vec<String>, Vec<LineError>> {
             }
         }
     }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+    (out, errors)
 }
 
 /// Whether the solver reads `line` (the reason when not).
@@ -337,6 +361,38 @@ fn double_step(squares: &[Square]) -> Option<DoubleStep> {
         crossed,
         to,
     })
+}
+
+/// What Popeye's output options ask `solve` to show, in the words of the `options`
+/// operation, where the stipulation has it: `Try` the tries and `Defence N` those with
+/// up to N refutations (`#N`, `s#N`), `SetPlay` the set play (`#N`, `s#N`, N >= 2),
+/// `MaxSolutions N` a cap on help play's solutions. The others change only Popeye's
+/// display and stay in `c1`.
+fn asked_options(showing: &[String], stipulation: Stipulation) -> String {
+    let battle = stipulation.aim != Aim::Help;
+    let mut words = Vec::new();
+    for option in showing {
+        let mut parts = option.split_whitespace();
+        match (parts.next(), parts.next()) {
+            (Some("Try"), _) if battle => words.push("tries".to_string()),
+            (Some("Defence"), Some(n)) if battle => {
+                words.push("tries".to_string());
+                words.push(format!("refutations {n}"));
+            }
+            (Some("SetPlay"), _) if battle && stipulation.moves >= 2 => {
+                words.push("set-play".to_string())
+            }
+            (Some("MaxSolutions"), Some(n)) if !battle => words.push(format!("max-solutions {n}")),
+            _ => {}
+        }
+    }
+    let mut once: Vec<String> = Vec::new();
+    for w in words {
+        if !once.contains(&w) {
+            once.push(w);
+        }
+    }
+    once.join(" ")
 }
 
 /// Makes one twin's change.
@@ -387,9 +443,8 @@ mod tests {
         import(text, "t")
             .into_iter()
             .map(|i| match i {
-                Imported::Problem(p) => p
-                    .result
-                    .map_err(|es| es.iter().map(|e| e.to_string()).collect()),
+                Imported::Problem(p) if p.errors.is_empty() => Ok(p.lines),
+                Imported::Problem(p) => Err(p.errors.iter().map(|e| e.to_string()).collect()),
                 Imported::Error(e) => Err(vec![e.to_string()]),
             })
             .collect()

@@ -273,6 +273,9 @@ pub struct Twin {
     /// `Cont`: the changes apply to the twin before, not to the diagram.
     pub continued: bool,
     pub changes: Vec<(Twinning, Loc)>,
+    /// What in this twin could not be read or is not played: the twin is refused, its
+    /// siblings are not.
+    pub errors: Vec<LineError>,
 }
 
 /// One problem as read.
@@ -907,7 +910,9 @@ impl Parser {
         let mut at = Loc::of(first);
         let mut is_zero = zero;
         loop {
-            let twin = self.twin(at, is_zero, &mut p.errors);
+            let mut errors = Vec::new();
+            let mut twin = self.twin(at, is_zero, &mut errors);
+            twin.errors = errors;
             p.twins.push(twin);
             is_zero = false;
             loop {
@@ -939,7 +944,23 @@ impl Parser {
                 if let Some(ending) = problem_end(&t) {
                     return ending;
                 }
-                p.errors.push(Loc::of(&t).error(format!(
+                let twin = p.twins.last_mut().expect("a twin was just read");
+                if keyword(&["condition"], &t.text) == Match::One(0) {
+                    // A twin that changes the conditions: fairysolve plays none of
+                    // Popeye's, so this twin is refused whole; its words are skipped.
+                    twin.errors.push(Loc::of(&t).error(
+                        "Condition in a twin: fairysolve plays none of Popeye's conditions, so this twin is not imported",
+                    ));
+                    while let Some(w) = self.next() {
+                        if keyword(TWIN_START, &w.text) != Match::None || problem_end(&w).is_some()
+                        {
+                            self.push_back(w);
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                twin.errors.push(Loc::of(&t).error(format!(
                     "'{}' is not a twinning (Move, Exchange, Remove, Add, Rotate, Mirror, Shift, PolishType, Substitute, Stipulation, Cont) nor Twin or EndProblem",
                     t.text
                 )));
@@ -953,6 +974,7 @@ impl Parser {
             at,
             continued: false,
             changes: Vec::new(),
+            errors: Vec::new(),
         };
         let mut first = true;
         while let Some(t) = self.next() {
