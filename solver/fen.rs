@@ -100,7 +100,12 @@ pub fn parse_placement(text: &str, column: usize) -> Result<Board, FenError> {
                 }
                 file += 1;
             } else {
-                return err(col + j, format!("'{c}' is not a piece letter"));
+                let message = if c == '\u{feff}' {
+                    "a byte-order mark (U+FEFF, invisible) stands here inside the file (joined from files that each began with one?); remove it".to_string()
+                } else {
+                    format!("{} is not a piece letter", shown(c))
+                };
+                return err(col + j, message);
             }
         }
         if file != 8 {
@@ -366,4 +371,16 @@ pub fn write_fen(pos: &Position) -> String {
         pos.halfmoves(),
         pos.fullmoves()
     )
+}
+
+/// A character as a message names it: itself in quotes, or, when it cannot be seen, its
+/// code point.
+pub fn shown(c: char) -> String {
+    match c {
+        '\u{feff}' => "U+FEFF (a byte-order mark)".into(),
+        c if c.is_control() || c.is_whitespace() || ('\u{200b}'..='\u{200f}').contains(&c) => {
+            format!("U+{:04X} (an invisible character)", c as u32)
+        }
+        c => format!("'{c}'"),
+    }
 }

@@ -315,9 +315,27 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
             )
         };
         let text = o.single().ok_or_else(bad)?;
+        // Each amount named in the message when it is no cash: below zero, too large,
+        // or not a number at all.
+        let amount = |word: &str| -> Result<u32, LineError> {
+            if let Ok(n) = word.parse::<u32>() {
+                return Ok(n);
+            }
+            let digits = word.strip_prefix('-').unwrap_or(word);
+            let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                if word.starts_with('-') {
+                    format!("taxi: cash {word} is below 0; a side holds 0 or more")
+                } else {
+                    format!("taxi: cash {word} is above {MAX_CASH}, the most supported")
+                }
+            } else {
+                format!("taxi: '{word}' is no amount of cash; \"W B\" (cash in hand of White and Black) expected")
+            };
+            Err(at(&rec, o, message))
+        };
         let nums: Vec<u32> = text
             .split_whitespace()
-            .map(|w| w.parse::<u32>().map_err(|_| bad()))
+            .map(amount)
             .collect::<Result<_, _>>()?;
         let [w, b] = nums.as_slice() else {
             return Err(bad());

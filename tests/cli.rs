@@ -285,10 +285,24 @@ fn replay_prints_falls_and_a_readable_final_line() {
     // The final line is read back by the other commands.
     let again = run(&["perft", "--fen", last, "--depth", "1"]);
     assert!(again.status.success(), "{}", text(&again.stderr));
-    // An illegal move is reported by number, with the position reached so far.
+    // An illegal move is reported with its number as the listing writes it, with the
+    // legal moves of the man it names, and the position reached so far.
     let bad = run(&["replay", "--trapdoor", "5", "1.e4 e5 2.Ke3"]);
     assert_eq!(bad.status.code(), Some(1));
-    assert!(text(&bad.stderr).contains("move 3 (Ke3): 'Ke3' is not a legal move here"));
+    assert_eq!(
+        text(&bad.stderr),
+        "2.Ke3: 'Ke3' is not a legal move here; White's legal king moves: Ke2\n"
+    );
+    let bad = run(&["replay", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "b5", "Bxf7"]);
+    assert_eq!(
+        text(&bad.stderr),
+        "5.Bxf7: 'Bxf7' is not a legal move here; White's legal bishop moves: Bb3, Bxb5\n"
+    );
+    let bad = run(&["replay", "e4", "e2e3"]);
+    assert_eq!(
+        text(&bad.stderr),
+        "1...e2e3: 'e2e3' is not a legal move here; there is no Black man on e2\n"
+    );
 }
 
 /// A search stopped by the time limit reports what it proved, exit status 1: the
@@ -471,6 +485,14 @@ fn show_writes_the_line_back() {
     ];
     let out = run_stdin(&["show", "-"], &format!("\u{FEFF}{}\n", lines.join("\n")));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // A byte-order mark inside the file (files joined) is named, not taken for a man.
+    let joined = format!("{}\n\u{FEFF}{}\n", lines[0], lines[0]);
+    let bad = run_stdin(&["show", "-"], &joined);
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(
+        text(&bad.stderr),
+        "-: line 2, column 1: a byte-order mark (U+FEFF, invisible) stands here inside the file (joined from files that each began with one?); remove it\n"
+    );
     let stdout = text(&out.stdout);
     for line in lines {
         assert!(stdout.lines().any(|l| l == line), "{line}: {stdout}");

@@ -7,7 +7,9 @@ use clap::Args;
 use fairysolve::game::Outcome;
 use fairysolve::problem::position_line;
 use fairysolve::san;
-use fairysolve::types::Color;
+use fairysolve::game::AnyGame;
+use fairysolve::position::Position;
+use fairysolve::types::{Color, Role, Square};
 
 #[derive(Args)]
 pub struct ReplayArgs {
@@ -71,19 +73,24 @@ pub fn run(args: ReplayArgs) -> bool {
     };
     let game = &problem.game;
     let mut pos = problem.position;
-    for (i, text) in move_texts(&args.moves).iter().enumerate() {
-        let mv = match san::parse_move(game, &pos, text) {
-            Ok(m) => m,
-            Err(e) => {
-                eprintln!("move {} ({text}): {e}", i + 1);
-                println!("{}", position_line(game, &pos));
-                return false;
-            }
-        };
+    for text in move_texts(&args.moves) {
+        // Numbered as the listing numbers it: `5.Bxf7`, `4...b5`.
         let number = pos.fullmoves();
         let prefix = match pos.turn() {
             Color::White => format!("{number}."),
             Color::Black => format!("{number}..."),
+        };
+        let mv = match san::parse_move(game, &pos, &text) {
+            Ok(m) => m,
+            Err(e) => {
+                let why = match e {
+                    san::SanError::Illegal(_) => format!("; {}", what_can_move(game, &pos, &text)),
+                    _ => String::new(),
+                };
+                eprintln!("{prefix}{text}: {e}{why}");
+                println!("{}", position_line(game, &pos));
+                return false;
+            }
         };
         let played = game.play(&pos, mv);
         let money = match game.rules().taxi {
@@ -128,5 +135,40 @@ mod tests {
             move_texts(&args),
             ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "0-0", "0-0-0", "O-O"]
         );
+    }
+}
+
+/// Why `text` names no legal move: the legal moves of the kind of man it names (a
+/// piece letter, a pawn's file, castling, or the man on a coordinate move's square), or
+/// that the side to move has none.
+fn what_can_move(game: &AnyGame, pos: &Position, text: &str) -> String {
+    let side = pos.turn();
+    let t = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let from = t.get(0..2).and_then(Square::parse);
+    let role = match t.chars().next() {
+        Some('O' | '0') => Some(Role::King),
+        Some(c) if c.is_ascii_uppercase() => Role::from_char(c),
+        _ => match from.and_then(|sq| pos.board().piece_at(sq)) {
+            Some(p) if p.color == side && t.len() >= 4 => Some(p.role),
+            _ if from.is_some() && t.len() >= 4 => {
+                return format!("there is no {} man on {}", side.name(), &t[0..2]);
+            }
+            _ => Some(Role::Pawn),
+        },
+    };
+    let Some(role) = role else {
+        return format!("'{}' names no man", &t[..t.len().min(1)]);
+    };
+    let legal: Vec<String> = game
+        .legal_moves(pos)
+        .iter()
+        .filter(|m| m.role == role)
+        .map(|&m| san::san(game, pos, m))
+        .collect();
+    let kind = fairysolve::svg::figures::role_name(role);
+    if legal.is_empty() {
+        format!("no {} {kind} has a legal move", side.name())
+    } else {
+        format!("{}'s legal {kind} moves: {}", side.name(), legal.join(", "))
     }
 }
