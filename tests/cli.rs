@@ -293,7 +293,9 @@ fn replay_prints_falls_and_a_readable_final_line() {
         text(&bad.stderr),
         "2.Ke3: 'Ke3' is not a legal move here; White's legal king moves: Ke2\n"
     );
-    let bad = run(&["replay", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "b5", "Bxf7"]);
+    let bad = run(&[
+        "replay", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "b5", "Bxf7",
+    ]);
     assert_eq!(
         text(&bad.stderr),
         "5.Bxf7: 'Bxf7' is not a legal move here; White's legal bishop moves: Bb3, Bxb5\n"

@@ -255,6 +255,15 @@ fn the_shards_of_a_run_merged_are_the_unsharded_run() {
         merge.extend(names.iter().map(String::as_str));
         let merged = stdout(&fairysolve(&merge));
         assert_eq!(merged.trim_end(), whole, "json {json}");
+        // Two shards of three: what they hold is merged, and the missing shard named
+        // (status 1), as their resume files tell.
+        let two = fairysolve(&["generate", "--merge", &names[0], &names[2]]);
+        assert_eq!(two.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&two.stderr),
+            "generate --merge: shard 1/3 of the run is missing: the merged set is not the whole run\n"
+        );
+        assert!(String::from_utf8_lossy(&two.stdout).lines().count() >= 2);
     }
 }
 

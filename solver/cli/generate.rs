@@ -500,6 +500,62 @@ fn merge_entry(text: &str) -> Option<(u64, u64, String)> {
     Some((seed.parse().ok()?, index.parse().ok()?, canonical(text)?))
 }
 
+/// Whether the files given to `--merge` are every shard of one run, as far as their
+/// resume files (written beside each `-o FILE`) tell: a shard missing, or two runs of
+/// other arguments, are reported (status 1); a file without one is named, unchecked.
+fn shards_complete(files: &[String]) -> bool {
+    let mut runs: Vec<(String, u64, u64, &str)> = Vec::new();
+    for file in files {
+        let path = resume_path(Path::new(file));
+        let run = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v["run"].as_str().map(String::from));
+        let Some(run) = run else {
+            eprintln!(
+                "generate --merge: {file}: no {} beside it, so which shard it holds is not checked",
+                path.display()
+            );
+            continue;
+        };
+        // The run's arguments without its shard, and the shard K/N.
+        let mut rest = Vec::new();
+        let mut shard = None;
+        for word in run.split(' ') {
+            match word.strip_prefix("shard=").and_then(|s| s.split_once('/')) {
+                Some((k, n)) => shard = k.parse().ok().zip(n.parse().ok()),
+                None => rest.push(word),
+            }
+        }
+        if let Some((k, n)) = shard {
+            runs.push((rest.join(" "), k, n, file));
+        }
+    }
+    let Some((first, _, n, first_file)) = runs.first().cloned() else {
+        return true;
+    };
+    if let Some((_, _, _, other)) = runs.iter().find(|r| r.0 != first || r.2 != n) {
+        eprintln!(
+            "generate --merge: {other} and {first_file} hold runs of different arguments; the merge is no one run"
+        );
+        return false;
+    }
+    let missing: Vec<String> = (0..n)
+        .filter(|k| !runs.iter().any(|r| r.1 == *k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    eprintln!(
+        "generate --merge: shard{} {} of the run {} missing: the merged set is not the whole run",
+        if missing.len() == 1 { "" } else { "s" },
+        missing.join(", "),
+        if missing.len() == 1 { "is" } else { "are" }
+    );
+    false
+}
+
 fn merge(args: &GenerateArgs) -> bool {
     let mut entries = Vec::new();
     let mut ok = true;
@@ -526,6 +582,7 @@ fn merge(args: &GenerateArgs) -> bool {
             }
         }
     }
+    ok &= shards_complete(&args.merge);
     entries.sort_by_key(|e| (e.0, e.1));
     let mut seen = HashSet::new();
     let mut out: Box<dyn Write> = match &args.output {

@@ -4,11 +4,11 @@
 use super::input::gather;
 use super::VariantFlags;
 use clap::Args;
+use fairysolve::game::AnyGame;
 use fairysolve::game::Outcome;
+use fairysolve::position::Position;
 use fairysolve::problem::position_line;
 use fairysolve::san;
-use fairysolve::game::AnyGame;
-use fairysolve::position::Position;
 use fairysolve::types::{Color, Role, Square};
 
 #[derive(Args)]
