@@ -144,6 +144,10 @@ fn every_generated_puzzle_is_proved_again_by_solve() {
         ("#1", &["--underworld-chess", "--men", "5-7"], "2"),
         ("h#2", &["--theme", "quiet"], "2"),
         ("s#1", &[], "1"),
+        // Built backwards from a Black-to-move end where every move mates (orthodox
+        // self-mates): each still proved like every other puzzle.
+        ("s#2", &[], "3"),
+        ("s#3", &[], "2"),
         (
             "#2",
             &["--trapdoor", "1", "--theme", "retro", "--men", "4-8"],

@@ -46,7 +46,7 @@ fn placement(men: &[(Square, Piece)]) -> String {
 /// between the sides (White with at least one), each of a role the run allows; pawns
 /// never on the first or last rank. Each man goes to a board drawn at random (a king to
 /// its own board where `kings` names one below `boards`) and a square still free there.
-fn draw_men(
+pub(super) fn draw_men(
     spec: &Spec,
     d: &mut Draw,
     boards: usize,
@@ -99,9 +99,21 @@ fn on_board(men: &[(usize, Square, Piece)], b: usize) -> Vec<(Square, Piece)> {
         .collect()
 }
 
-/// The diagram line of candidate `index` (no stipulation, id or solution yet). It may
-/// still be illegal: reading it is the first check.
-pub fn diagram(spec: &Spec, index: u64) -> String {
+/// The diagram line of candidate `index` (no stipulation, id or solution yet), or `None`
+/// when none was drawn. It may still be illegal: reading it is the first check. An
+/// orthodox self-mate is built backwards from its end (`backward`).
+pub fn diagram(spec: &Spec, index: u64) -> Option<String> {
+    if spec.board == Board::Single
+        && spec.stip.aim == crate::problem::Aim::Selfmate
+        && spec.ops.trim().is_empty()
+    {
+        return super::backward::self_mate_diagram(spec, index);
+    }
+    Some(random_diagram(spec, index))
+}
+
+/// A candidate drawn at random: the kings and the other men on free squares.
+fn random_diagram(spec: &Spec, index: u64) -> String {
     let mut d = Draw::new(spec.seed, index);
     let turn = spec.first_mover().letter();
     match spec.board {

@@ -14,6 +14,7 @@
 //! solver core, for every game), this file (the checks, the themes, the score and the
 //! written puzzle).
 
+mod backward;
 pub mod candidate;
 pub mod prove;
 
@@ -314,7 +315,9 @@ pub fn examine(
     table: &Table,
     stop: &AtomicBool,
 ) -> Result<Option<Puzzle>, Stopped> {
-    let diagram = candidate::diagram(spec, index);
+    let Some(diagram) = candidate::diagram(spec, index) else {
+        return Ok(None);
+    };
     let found = match spec.board {
         Board::Single => examine_single(spec, &diagram, table, stop)?,
         Board::Glass => examine_glass(spec, &diagram, table, stop)?,
