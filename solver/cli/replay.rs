@@ -124,20 +124,6 @@ pub fn run(args: ReplayArgs) -> bool {
     true
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn move_numbers_are_dropped_and_castling_kept() {
-        let args = ["1.e4 e5 2.Nf3 Nc6 3. Bc4 3...Bc5 4.0-0 0-0-0 5 O-O".to_string()];
-        assert_eq!(
-            move_texts(&args),
-            ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "0-0", "0-0-0", "O-O"]
-        );
-    }
-}
-
 /// Why `text` names no legal move: the legal moves of the kind of man it names (a
 /// piece letter, a pawn's file, castling, or the man on a coordinate move's square), or
 /// that the side to move has none.
@@ -170,5 +156,19 @@ fn what_can_move(game: &AnyGame, pos: &Position, text: &str) -> String {
         format!("no {} {kind} has a legal move", side.name())
     } else {
         format!("{}'s legal {kind} moves: {}", side.name(), legal.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_are_dropped_and_castling_kept() {
+        let args = ["1.e4 e5 2.Nf3 Nc6 3. Bc4 3...Bc5 4.0-0 0-0-0 5 O-O".to_string()];
+        assert_eq!(
+            move_texts(&args),
+            ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "0-0", "0-0-0", "O-O"]
+        );
     }
 }

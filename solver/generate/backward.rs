@@ -180,7 +180,7 @@ fn step_back(
     };
     let mut list: Vec<Retraction> = Vec::new();
     retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
-    let men = pos.board().occupied().count() as u32;
+    let men = pos.board().occupied().count();
     // An uncapture adds a man: only within the run's bound, and pawns only where the
     // run draws them.
     list.retain(|r| {
