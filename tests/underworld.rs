@@ -385,3 +385,75 @@ fn lines_are_written_back_and_read_again() {
 fn sq(name: &str) -> fairysolve::Square {
     fairysolve::Square::parse(name).unwrap()
 }
+
+/// Every help line by brute force (RULES.md, Underworld help-mates): from `s`, `turns`
+/// side-turns (a turn is a side's moves until the other side's), no end before the
+/// last move, the last a win for White. Each line in coordinates.
+fn help_lines(s: &UState, turns: u32, line: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    for mv in Underworld.moves(s) {
+        let next = Underworld.play(s, mv);
+        line.push(coord(s, mv));
+        let end = Underworld.end(&next);
+        let same = Underworld.completes_turn(&next)
+            || (Underworld.mover(&next) == Underworld.mover(s) && end.is_none());
+        let left = if same { turns } else { turns - 1 };
+        if left == 0 {
+            if end == Some(End::Win(fairysolve::types::Color::White)) {
+                out.push(line.clone());
+            }
+        } else if end.is_none() {
+            help_lines(&next, left, line, out);
+        }
+        line.pop();
+    }
+}
+
+/// rules.md 8.2 on Underworld (RULES.md): `h#N` is N pairs of turns from Black's, a
+/// side's turn being its moves on both boards of the round. With the Underworld
+/// inactive the solutions are the orthodox ones; with it active every solution is
+/// found, exactly as an enumeration of every line finds them.
+#[test]
+fn help_mates_count_a_sides_moves_on_both_boards_as_one_turn() {
+    use fairysolve::generic::help::solve_help;
+    let table = Table::new(8);
+    let stop = AtomicBool::new(false);
+    let solutions = |line: &str| -> Vec<Vec<String>> {
+        let s = state(line);
+        let sol = solve_help(
+            &Underworld,
+            &s,
+            fairysolve::types::Color::White,
+            4,
+            &[2],
+            &table,
+            &stop,
+            None,
+        );
+        assert!(sol.complete && sol.short.is_empty(), "{line}");
+        sol.solutions
+            .iter()
+            .map(|l| l.iter().map(|(c, _)| c.clone()).collect())
+            .collect()
+    };
+    let inactive = "8/8/8/1k6/6B1/8/3K4/2R5 b - - underworld \"4k3/8/8/8/8/8/8/4K3\"; phase BW;";
+    assert_eq!(
+        solutions(inactive),
+        vec![vec!["W:b5a4", "W:d2c3", "W:a4a3", "W:c1a1"]]
+    );
+    let active = "8/8/8/1k6/6B1/8/3K4/2R5 b - - underworld \"4k3/8/8/8/8/8/P7/4K3\"; phase BW;";
+    let found = solutions(active);
+    let mut all = Vec::new();
+    help_lines(&state(active), 4, &mut Vec::new(), &mut all);
+    all.sort();
+    assert_eq!(found, all);
+    assert!(found.len() > 100);
+    // Every solution's World moves are the orthodox solution's.
+    for l in &found {
+        let world: Vec<&str> = l
+            .iter()
+            .filter(|m| m.starts_with("W:"))
+            .map(|m| m.as_str())
+            .collect();
+        assert_eq!(world, ["W:b5a4", "W:d2c3", "W:a4a3", "W:c1a1"], "{l:?}");
+    }
+}

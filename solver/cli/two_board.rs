@@ -43,7 +43,6 @@ pub fn solve_underworld(
         record: &p.record,
         stipulation: p.stipulation,
         what,
-        alternating: false,
     };
     solve_core(item, &Underworld, &p.state, &line, args, opts, table, bar)
 }
@@ -64,7 +63,6 @@ pub fn solve_glass(
         record: &p.record,
         stipulation: p.stipulation,
         what: format!("looking-glass ({} to move)", p.state.turn.name()),
-        alternating: true,
     };
     solve_core(item, &game, &p.state, &line, args, opts, table, bar)
 }
@@ -75,8 +73,6 @@ struct Problem2<'a> {
     stipulation: Option<Stipulation>,
     /// The game and its state, for the heading.
     what: String,
-    /// The sides take turns one move each (help-mates are defined so, rules.md 8.2).
-    alternating: bool,
 }
 
 impl Problem2<'_> {
@@ -109,7 +105,6 @@ pub fn solve_board_line(
         record: &problem.record,
         stipulation: Some(stip),
         what,
-        alternating: true,
     };
     let root = BoardState::new(problem.position);
     fairysolve::with_game!(&problem.game, g => {
@@ -427,24 +422,57 @@ pub(super) fn refused_at(item: &Item, args: &SolveArgs, column: usize, message: 
     out
 }
 
-/// A help-mate's line as composers write it, numbered by pairs that begin with Black's
-/// move: `1.Kd5 Qe1 2.Ke4 Qe3#` for `h#N`; `h#N.5` begins with White's move alone,
-/// `1...Qe1 2.Kd5 Qe3#`.
-fn help_text(line: &[(String, String)], white_first: bool) -> String {
+/// A help line as composers write it: each side's turn numbered (`1.Ka4 Kc3 2.Ka3
+/// Ra1#`, from White's turn `1...Qb6 2.Kb8 Rh8#` for h#N.5), a turn of several moves
+/// (the Underworld's two boards) joined by ` / `. The movers are read by playing the
+/// line from `root`.
+fn help_text<G: TurnGame>(game: &G, root: &G::State, line: &[(String, String)]) -> String {
+    // Each move's mover, and whether it leaves a choice that completes its turn.
+    let mut movers = Vec::new();
+    let mut s = *root;
+    for (coord, _) in line {
+        let Some(mv) = game
+            .moves(&s)
+            .into_iter()
+            .find(|&m| game.coord(&s, m) == *coord)
+        else {
+            break;
+        };
+        let next = game.play(&s, mv);
+        movers.push((game.mover(&s), game.completes_turn(&next)));
+        s = next;
+    }
     let mut out = String::new();
-    // The place of each move in its pair: White's first move of h#N.5 is the second
-    // half of the first pair.
-    let shift = white_first as usize;
+    let mut turn_of: Option<Color> = None;
+    let mut placing = false;
+    let mut pairs = 0;
     for (i, (_, notation)) in line.iter().enumerate() {
-        let at = i + shift;
-        if i > 0 {
+        let mover = movers.get(i).map_or(Color::White, |m| m.0);
+        if placing {
             out.push(' ');
+        } else if turn_of == Some(mover) {
+            // The same side's move on the other board: one turn.
+            out.push_str(" / ");
+        } else {
+            if i > 0 {
+                out.push(' ');
+            }
+            // A pair is Black's turn and White's; a line from White's turn begins with
+            // the second half of the first pair.
+            match mover {
+                Color::Black => {
+                    pairs += 1;
+                    let _ = write!(out, "{pairs}.");
+                }
+                Color::White if i == 0 => {
+                    pairs = 1;
+                    out.push_str("1...");
+                }
+                Color::White => {}
+            }
         }
-        if at.is_multiple_of(2) {
-            let _ = write!(out, "{}.", at / 2 + 1);
-        } else if i == 0 {
-            out.push_str("1...");
-        }
+        turn_of = Some(mover);
+        placing = movers.get(i).is_some_and(|m| m.1);
         out.push_str(notation);
     }
     out
@@ -466,9 +494,6 @@ fn help_report<G: TurnGame>(
     stream: bool,
 ) -> Report {
     use fairysolve::generic::help::{solve_help_with, HelpEvent, HelpLimits};
-    if !p.alternating {
-        return refused(item, args, &format!("{stip}: help-mates are defined for games whose sides take turns one move each (rules.md 8.2); not built for Underworld"));
-    }
     let first = if stip.half {
         Color::White
     } else {
@@ -519,7 +544,7 @@ fn help_report<G: TurnGame>(
                     text,
                     "{}{}",
                     if short { "short: " } else { "" },
-                    help_text(line, stip.half)
+                    help_text(game, root, line)
                 );
                 print(&mut text);
             }

@@ -122,8 +122,6 @@ pub enum SpecError {
     Theme(&'static str, &'static str),
     #[error("{0}: the two-board games are generated without variant operations")]
     TwoBoardOps(String),
-    #[error("help-mates are not played on Underworld (its sides do not take turns one move each)")]
-    UnderworldHelp,
 }
 
 impl Spec {
@@ -158,9 +156,6 @@ impl Spec {
         if self.board != Board::Single {
             if !self.ops.trim().is_empty() {
                 return Err(SpecError::TwoBoardOps(self.ops.clone()));
-            }
-            if self.board == Board::Underworld && self.stip.aim == Aim::Help {
-                return Err(SpecError::UnderworldHelp);
             }
             self.squares = Bitboard::FULL;
         } else {

@@ -1,7 +1,9 @@
 //! Help-mates for any `TurnGame` (rules.md 8.2): every line in which the sides take
 //! turns, no move before the last ends the game, and White's last move wins for White.
 //! `h#N` is 2N turns from Black's; `h#N.5` is 2N + 1 from White's. Lines that win
-//! earlier (White's k-th move, k < N) are the short solutions.
+//! earlier (White's k-th move, k < N) are the short solutions. A turn is a side's moves
+//! until the other side's: one move in every game but Underworld, where a side's turn is
+//! its move on each active board of the round (RULES.md).
 //!
 //! Every turn of both sides is played, except where one of three exact rules says that
 //! nothing below can be a solution:
@@ -192,10 +194,11 @@ impl<G: TurnGame> Lines<'_, G> {
         short: bool,
     ) -> Result<bool, Stopped> {
         let next = self.game.play(s, mv);
-        // A move that leaves a choice to complete the turn (a King's placement) has not
-        // used it up. A move that ends the game leaves a state without moves (the
+        // A move that leaves a choice to complete the turn (a King's placement), or
+        // after which its side moves again (the Underworld's two boards), has not used
+        // the turn up. A move that ends the game leaves a state without moves (the
         // trait's contract): nothing follows it, with no test of its own here.
-        let left = if self.game.completes_turn(&next) {
+        let left = if self.same_turn(s, &next) {
             turns
         } else {
             turns - 1
@@ -204,6 +207,14 @@ impl<G: TurnGame> Lines<'_, G> {
         let below = self.collect(&next, left, short);
         self.path.pop();
         below
+    }
+
+    /// Whether `next`, reached by a move from `s`, is still the same side's turn: the
+    /// move left a choice to complete it, or the side moves again (on Underworld a
+    /// side's turn is its moves on both boards, rules.md 4.1), the game not over.
+    fn same_turn(&self, s: &G::State, next: &G::State) -> bool {
+        self.game.completes_turn(next)
+            || (self.game.mover(next) == self.game.mover(s) && self.game.end(next).is_none())
     }
 
     /// The last turn: the moves of the winner that win at once.
@@ -224,7 +235,8 @@ impl<G: TurnGame> Lines<'_, G> {
         let mut found = false;
         for mv in self.game.moves(s) {
             let next = self.game.play(s, mv);
-            if self.game.completes_turn(&next) {
+            if self.same_turn(s, &next) {
+                self.tick()?;
                 self.path.push(mv);
                 let below = self.last_turn(&next, short);
                 self.path.pop();
