@@ -100,14 +100,21 @@ fn on_board(men: &[(usize, Square, Piece)], b: usize) -> Vec<(Square, Piece)> {
 }
 
 /// The diagram line of candidate `index` (no stipulation, id or solution yet), or `None`
-/// when none was drawn. It may still be illegal: reading it is the first check. An
-/// orthodox self-mate is built backwards from its end (`backward`).
+/// when none was drawn. It may still be illegal: reading it is the first check. A
+/// self-mate on the standard board is built backwards from its end (`backward`).
 pub fn diagram(spec: &Spec, index: u64) -> Option<String> {
     if spec.board == Board::Single
         && spec.stip.aim == crate::problem::Aim::Selfmate
-        && spec.ops.trim().is_empty()
+        && !spec.ops.contains("earthquake")
     {
-        return super::backward::self_mate_diagram(spec, index);
+        // Built with FIDE moves on the standard board; under Trapdoor or Taxi the
+        // diagram is then proved by the game's own rules like every candidate.
+        let diagram = super::backward::self_mate_diagram(spec, index)?;
+        return Some(if spec.ops.trim().is_empty() {
+            diagram
+        } else {
+            format!("{diagram} {}", spec.ops.trim())
+        });
     }
     Some(random_diagram(spec, index))
 }
