@@ -514,6 +514,25 @@ pub fn asked_of(rec: &Record) -> Result<Asked, LineError> {
             }
         }
     }
+    // What the line's own stipulation has no use for is refused where it is written
+    // (rules.md 8.4, 8.6).
+    if let Some(stip) = stipulation_of(rec)? {
+        let help = stip.aim == Aim::Help;
+        if asked.max_solutions.is_some() && !help {
+            return Err(at(
+                rec,
+                op,
+                format!("options: max-solutions applies to help-mates, not to {stip}"),
+            ));
+        }
+        if asked.set_play && (help || stip.moves < 2) {
+            return Err(at(
+                rec,
+                op,
+                format!("options: set-play applies to #N and s#N with N >= 2, not to {stip}"),
+            ));
+        }
+    }
     Ok(asked)
 }
 

@@ -532,4 +532,10 @@ fn shown_options_are_asked_of_solve() {
         text(&out.stderr),
         "--fen: line 1, column 39: options: 'trys' is not one of tries, set-play, refutations N, max-solutions N\n"
     );
+    let meaningless = "k7/8/2K5/8/8/8/8/1Q6 w - - stip \"#2\"; options \"max-solutions 2\";";
+    let out = run(&["solve", "--fen", meaningless]);
+    assert_eq!(
+        text(&out.stderr),
+        "--fen: line 1, column 39: options: max-solutions applies to help-mates, not to #2\n"
+    );
 }
