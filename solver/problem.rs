@@ -451,7 +451,7 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
     }
 
     let stipulation = stipulation_of(&rec)?;
-    asked_of(&rec)?;
+    asked_of(&rec, stipulation)?;
     Ok(Problem {
         stipulation,
         record: rec,
@@ -478,8 +478,9 @@ pub struct Asked {
 /// The words `options` takes, for its message.
 const ASKED_WORDS: &str = "tries, set-play, refutations N, max-solutions N";
 
-/// What a record's `options` asks for (nothing without one).
-pub fn asked_of(rec: &Record) -> Result<Asked, LineError> {
+/// What a record's `options` asks for (nothing without one), judged against the line's
+/// own `stipulation` where it is given.
+pub fn asked_of(rec: &Record, stipulation: Option<Stipulation>) -> Result<Asked, LineError> {
     let Some(op) = rec.get("options") else {
         return Ok(Asked::default());
     };
@@ -516,7 +517,7 @@ pub fn asked_of(rec: &Record) -> Result<Asked, LineError> {
     }
     // What the line's own stipulation has no use for is refused where it is written
     // (rules.md 8.4, 8.6).
-    if let Some(stip) = stipulation_of(rec)? {
+    if let Some(stip) = stipulation {
         let help = stip.aim == Aim::Help;
         if asked.max_solutions.is_some() && !help {
             return Err(at(

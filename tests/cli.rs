@@ -3,13 +3,7 @@
 
 mod common;
 
-use common::{run, run_with_stdin as run_stdin, text};
-use std::process::Output;
-
-/// The one JSON object a command printed for one position.
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_str(text(&out.stdout).trim()).expect("one JSON object")
-}
+use common::{json, run, run_with_stdin as run_stdin, text};
 
 #[test]
 fn perft_json_and_divide() {
@@ -418,10 +412,10 @@ fn retro_refuses_what_it_does_not_cover() {
 fn solve_retro_applies_the_proof() {
     let line = "8/p7/8/8/8/5K2/6Q1/1k6 w - - 0 1 trapdoor 1; dm 2;";
     let plain = run(&["solve", "--fen", line, "--json"]);
-    let v: serde_json::Value = serde_json::from_str(text(&plain.stdout).trim()).unwrap();
+    let v = json(&plain);
     assert_eq!(v["keys"], serde_json::json!([]));
     let retro = run(&["solve", "--fen", line, "--json", "--retro"]);
-    let v: serde_json::Value = serde_json::from_str(text(&retro.stdout).trim()).unwrap();
+    let v = json(&retro);
     assert_eq!(v["keys"], serde_json::json!(["g2d2"]));
     assert_eq!(v["retro"]["ticking"][0]["square"], "b1");
     let human = run(&["solve", "--fen", line, "--retro"]);
@@ -590,7 +584,7 @@ fn rule_8_6_max_solutions_stops_and_says_so() {
         "{stdout}"
     );
     let out = run_stdin(&["solve", "--json", "--max-solutions", "1", "-"], line);
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     assert_eq!(v["status"], "stopped");
     assert_eq!(v["max_solutions_reached"], true);
     assert_eq!(
@@ -698,7 +692,7 @@ fn rule_8_4_set_play_is_shown_before_the_solution() {
         &["solve", "--set-play", "--json", "-"],
         &format!("{paslack}\n"),
     );
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     assert_eq!(
         v["set_play"],
         serde_json::json!({"a8b6": [], "a8c7": [], "b4b3": ["b2c3"], "g3f2": [], "g3g2": [], "h8f7": ["c5d7"], "h8g6": []})

@@ -472,7 +472,7 @@ fn options_that_change_the_answer_are_refused_by_name() {
     }
 }
 
-/// Twins are imported one by one: a twin that adds a Condition is refused by name, the
+/// formats.md 5: twins are imported one by one; a twin that adds a Condition is refused by name, the
 /// twins beside it come in, and a twin that continues the refused one is left out with
 /// it (status 1, every message located).
 #[test]
@@ -496,7 +496,7 @@ fn twins_are_imported_one_by_one() {
     );
 }
 
-/// What Popeye's options ask to be shown comes in as the line's `options`, where the
+/// rules.md 8.4 and 8.6: what Popeye's options ask to be shown comes in as the line's `options`, where the
 /// stipulation has it, and solving the imported line shows it: the tries and the set
 /// play of a #2, the cap on a help-mate's solutions.
 #[test]
@@ -523,7 +523,7 @@ fn shown_options_are_asked_of_solve() {
         "{help}"
     );
     let out = run(&["solve", "--json", "--fen", &help]);
-    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = common::json(&out);
     assert_eq!(v["solutions"].as_array().unwrap().len(), 1, "{v}");
     // A line's options are read like every operation: a bad word is located.
     let bad = "k7/8/2K5/8/8/8/8/1Q6 w - - stip \"#2\"; options \"tries trys\";";

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{run, text};
+use common::{json, run, text};
 use serde_json::Value;
 
 /// One position line of each game and stipulation the tree printer serves.
@@ -94,7 +94,7 @@ fn every_game_writes_one_tree_shape() {
     for (what, line) in LINES {
         let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
         assert!(out.status.success(), "{what}: {}", text(&out.stderr));
-        let v: Value = serde_json::from_str(text(&out.stdout).trim()).expect("one object");
+        let v = json(&out);
         let trees = v["tree"].as_object().expect("tree");
         let keys: Vec<&str> = v["keys"]
             .as_array()
@@ -120,10 +120,8 @@ fn every_game_writes_one_tree_shape() {
 
 #[test]
 fn the_json_tree_keeps_threat_cash_and_falls() {
-    let run_json = |line: &str| -> Value {
-        let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
-        serde_json::from_str(text(&out.stdout).trim()).expect("one object")
-    };
+    let run_json =
+        |line: &str| -> Value { json(&run(&["solve", "--json", "--threads", "1", "--fen", line])) };
     let paslack = run_json(LINES[0].1);
     let key = &paslack["tree"]["f3e5"];
     assert_eq!(key["threat"][0]["san"], "Ncd7#");
@@ -166,7 +164,7 @@ fn underworld_tree_folds_the_obligatory_moves() {
     assert!(full.len() > 3 * folded, "{folded} {}", full.len());
     // The JSON keeps every move: under 2...U:Nc2-a1 the eight King moves.
     let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
-    let v: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     let key = v["tree"].as_object().unwrap().values().next().unwrap();
     let after_qd2 = &key["next"][0]["next"][0];
     assert_eq!(after_qd2["san"], "Qd2");
@@ -211,6 +209,6 @@ fn en_passant_is_marked() {
     let out = run(&["solve", "--keys-only", "--threads", "1", "--fen", line]);
     assert!(text(&out.stdout).contains("\nkey: exd6 e.p.# · "));
     let out = run(&["solve", "--json", "--fen", line]);
-    let v: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let v = json(&out);
     assert_eq!(v["keys"], serde_json::json!(["e5d6"]));
 }

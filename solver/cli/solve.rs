@@ -717,11 +717,12 @@ fn solve_item(
         return out;
     }
     // What the line itself asks to be shown (`options`), added to the command line's.
+    // A request its stipulation has no use for is refused when the line is read below.
     let asked = item
         .record
         .as_ref()
         .ok()
-        .and_then(|r| fairysolve::problem::asked_of(r).ok())
+        .and_then(|r| fairysolve::problem::asked_of(r, None).ok())
         .unwrap_or_default();
     let (line_args, line_opts);
     let (args, opts) = if asked == fairysolve::problem::Asked::default() {

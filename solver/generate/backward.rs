@@ -63,12 +63,12 @@ fn end_position(
             .into_iter()
             .map(|(_, sq, p)| (sq, p))
             .collect();
-    let mut best = position(&men, Color::Black)
-        .and_then(|p| escapes(game, &p))
-        .unwrap_or(usize::MAX);
+    // The escapes of the placement kept, with its position (none yet: any counts).
+    let mut best: Option<(usize, Position)> =
+        position(&men, Color::Black).and_then(|p| Some((escapes(game, &p)?, p)));
     for _ in 0..WALK_STEPS {
-        if best == 0 {
-            return position(&men, Color::Black);
+        if let Some((0, end)) = best {
+            return Some(end);
         }
         let mut next = men.clone();
         let free: Vec<Square> = (spec.squares & !occupied(&next)).into_iter().collect();
@@ -106,11 +106,14 @@ fn end_position(
         {
             continue;
         }
-        let Some(count) = position(&next, Color::Black).and_then(|p| escapes(game, &p)) else {
+        let Some(p) = position(&next, Color::Black) else {
             continue;
         };
-        if count <= best {
-            best = count;
+        let Some(count) = escapes(game, &p) else {
+            continue;
+        };
+        if best.is_none_or(|(kept, _)| count <= kept) {
+            best = Some((count, p));
             men = next;
         }
     }
@@ -172,12 +175,7 @@ fn step_back(
     spec: &Spec,
     d: &mut Draw,
 ) -> Option<Position> {
-    let here = RetroPosition {
-        board: *pos.board(),
-        turn: pos.turn(),
-        castling: crate::bitboard::Bitboard::EMPTY,
-        ep: None,
-    };
+    let here = RetroPosition::of(pos);
     let mut list: Vec<Retraction> = Vec::new();
     retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
     let men = pos.board().occupied().count();
@@ -193,30 +191,23 @@ fn step_back(
         let i = (d.next_u64() % list.len() as u64) as usize;
         let r = list.swap_remove(i);
         let before = unplay(&here, &r);
-        let Some(prev) = position_of(&before) else {
+        let Some(prev) = position_on(before.board, before.turn) else {
             continue;
         };
+        // Black's moves on the way are its only ones: the line is forced.
+        let legal = game.legal_moves(&prev);
+        if prev.turn() == Color::Black && legal.len() != 1 {
+            continue;
+        }
         // The forward move, legal in `prev`, gives back `pos`'s placement.
-        let forward = game
-            .legal_moves(&prev)
+        let forward = legal
             .iter()
             .copied()
             .find(|m| m.from == r.from && m.to == r.to && m.promotion() == r.promoted);
         let Some(m) = forward else { continue };
-        if game.play(&prev, m).position.board() != pos.board() {
-            continue;
+        if game.play(&prev, m).position.board() == pos.board() {
+            return Some(prev);
         }
-        // Black's moves on the way are its only ones (the line is forced), and White's
-        // leave Black a single reply or, last, only mates: what makes a self-mate.
-        if prev.turn() == Color::Black && game.legal_moves(&prev).len() != 1 {
-            continue;
-        }
-        return Some(prev);
     }
     None
-}
-
-/// The position a retraction left, with no castling and no en passant right.
-fn position_of(r: &RetroPosition) -> Option<Position> {
-    position_on(r.board, r.turn)
 }

@@ -463,8 +463,10 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     /// defence with `n` rounds left).
     fn tree(&self, s: &G::State, mv: G::Move, n: u32, budget: &mut usize) -> Proof<Line> {
         *budget = budget.saturating_sub(1);
-        let mut line = self.bare_line(s, mv, n);
-        match self.after(s, mv, n) {
+        let next = self.game.play(s, mv);
+        let mut line = self.bare_line(s, mv, &next, n);
+        let left = self.rounds_left(s, &next, n);
+        match Self::goes_on(self.game.end(&next), next, left) {
             Err(_) => line.ends = true,
             Ok(_) if *budget == 0 => line.truncated = true,
             Ok((next, left)) => {
@@ -485,9 +487,8 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         Ok(line)
     }
 
-    /// `mv` from `s` as a line of the tree, with nothing below it yet.
-    fn bare_line(&self, s: &G::State, mv: G::Move, n: u32) -> Line {
-        let after = self.game.play(s, mv);
+    /// `mv` from `s` (leading to `after`) as a line of the tree, with nothing below it.
+    fn bare_line(&self, s: &G::State, mv: G::Move, after: &G::State, n: u32) -> Line {
         Line {
             coord: self.game.coord(s, mv),
             notation: self.game.notation(s, mv),
@@ -498,8 +499,8 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             children: Vec::new(),
             truncated: false,
             threat: None,
-            cash: self.game.cash(&after),
-            king_fell: self.game.king_fell(&after),
+            cash: self.game.cash(after),
+            king_fell: self.game.king_fell(after),
         }
     }
 
@@ -518,8 +519,9 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             winners
                 .into_iter()
                 .map(|w| {
-                    let mut line = self.bare_line(&passed, w, d);
-                    line.ends = self.game.end(&self.game.play(&passed, w)).is_some();
+                    let after = self.game.play(&passed, w);
+                    let mut line = self.bare_line(&passed, w, &after, d);
+                    line.ends = self.game.end(&after).is_some();
                     line
                 })
                 .collect(),

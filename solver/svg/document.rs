@@ -91,31 +91,29 @@ pub fn render(scene: &Scene) -> String {
         page.width, page.height
     );
     if let Some(title) = &scene.title {
-        let _ = writeln!(
-            out,
-            "<text class=\"title\" x=\"{PAD}\" y=\"{}\" {FONT} font-size=\"16\" font-weight=\"bold\">{}</text>",
+        page_text(
+            &mut out,
+            "title",
             page.title_baseline,
-            escape(title)
+            "font-size=\"16\" font-weight=\"bold\"",
+            title,
         );
     }
     if let Some(source) = &scene.source {
-        let _ = writeln!(
-            out,
-            "<text class=\"source\" x=\"{PAD}\" y=\"{}\" {FONT} font-size=\"14\" font-style=\"italic\">{}</text>",
+        page_text(
+            &mut out,
+            "source",
             page.source_baseline,
-            escape(source)
+            "font-size=\"14\" font-style=\"italic\"",
+            source,
         );
     }
     for (board, frame) in scene.boards.iter().zip(&page.boards) {
         draw_board(&mut out, board, frame, &page);
     }
     for (i, caption) in scene.captions.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<text class=\"caption\" x=\"{PAD}\" y=\"{}\" {FONT} font-size=\"14\">{}</text>",
-            page.captions_top + i as u32 * super::layout::LINE + 17,
-            escape(caption)
-        );
+        let baseline = page.captions_top + i as u32 * super::layout::LINE + 17;
+        page_text(&mut out, "caption", baseline, "font-size=\"14\"", caption);
     }
     for (i, &piece) in scene.reserve.iter().enumerate() {
         let size = super::layout::RESERVE_FIGURE;
@@ -132,6 +130,16 @@ pub fn render(scene: &Scene) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// A line of text at the page's left edge (the title, the source, a caption), its
+/// baseline at `y`, in `style`.
+fn page_text(out: &mut String, class: &str, y: u32, style: &str, text: &str) {
+    let _ = writeln!(
+        out,
+        "<text class=\"{class}\" x=\"{PAD}\" y=\"{y}\" {FONT} {style}>{}</text>",
+        escape(text)
+    );
 }
 
 /// Which half of an Earthquake board a square belongs to (ranks 1-4 are displaced).

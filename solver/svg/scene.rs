@@ -173,7 +173,6 @@ impl Scene {
                 }
             }
         }
-        let realm_name = realm_name.to_string();
         let boards = vec![world, under];
         let captions = vec![
             first_caption(

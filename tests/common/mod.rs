@@ -123,6 +123,11 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The one JSON object a command printed (for one position).
+pub fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_str(text(&out.stdout).trim()).expect("one JSON object")
+}
+
 /// Runs the binary with `args`, writing `input` to its standard input.
 pub fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
     use std::io::Write;
