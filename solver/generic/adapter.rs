@@ -50,6 +50,15 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         list.as_slice().to_vec()
     }
 
+    fn moves_into(&self, s: &BoardState, out: &mut Vec<Move>) {
+        out.clear();
+        if s.ended.is_none() {
+            let mut list = crate::moves::MoveList::new();
+            self.game.legal_moves_into(&s.position, &mut list);
+            out.extend_from_slice(list.as_slice());
+        }
+    }
+
     fn play(&self, s: &BoardState, mv: Move) -> BoardState {
         let mover = s.position.turn();
         let played = self.game.play(&s.position, mv);

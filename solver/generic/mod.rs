@@ -38,6 +38,11 @@ pub trait TurnGame: Sync {
     /// The legal moves of the side to move (none when `end` says the game is over).
     fn moves(&self, s: &Self::State) -> Vec<Self::Move>;
 
+    /// `moves` into `out` (emptied first), for a caller that reuses its lists.
+    fn moves_into(&self, s: &Self::State, out: &mut Vec<Self::Move>) {
+        *out = self.moves(s);
+    }
+
     /// The state after the legal move `mv`, with every event the rules attach to it.
     fn play(&self, s: &Self::State, mv: Self::Move) -> Self::State;
 

@@ -103,11 +103,17 @@ pub enum Goal {
 /// most defences: tried right after the table's hint, it decides many nodes at once.
 struct Killers<M> {
     moves: [Option<M>; 64],
+    /// Move lists given back by the nodes that are done, for the next ones to fill:
+    /// a node of the defender's takes one at every visit.
+    buffers: Vec<Vec<M>>,
 }
 
 impl<M: Copy> Killers<M> {
     fn new() -> Killers<M> {
-        Killers { moves: [None; 64] }
+        Killers {
+            moves: [None; 64],
+            buffers: Vec::new(),
+        }
     }
 
     fn slot(n: u32, attacking: bool) -> usize {
@@ -284,10 +290,17 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         // A state the table decides needs no look at its end either: the table holds
         // only states whose game went on (`wins_with` is never asked about another).
         if left > 0 && self.tabled(attacking, left) {
-            let probed = self.table.probe(self.game.key(next) ^ self.salt);
+            let key = self.game.key(next) ^ self.salt;
+            let probed = self.table.probe(key);
             if let Some(won) = probed.and_then(|b| Self::decided_by(b, left)) {
                 return Ok(won);
             }
+            // Not decided: the node is searched at once, with the hint the probe gave.
+            // Its move list tells whether the game ended (a state where it did has no
+            // move), so the end is asked only of a state without one.
+            self.check_limits()?;
+            let hint = probed.map_or(0, |b| b.hint as usize);
+            return self.search_node(Some(s), next, left, k, Some(key), hint);
         }
         // The state is read where it lies: a state is as large as a board, and most
         // nodes are reached from a list of them.
@@ -342,7 +355,32 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         if let Some(won) = self.self_mate_leaf(s, attacking, n, k) {
             return won;
         }
-        let moves = self.game.moves(s);
+        self.search_node(None, s, n, k, tabled.then_some(key), hint)
+    }
+
+    /// The search of `s` (`n` rounds left, reached by a move from `parent`, if known)
+    /// once the table had nothing to decide it: its moves tried in order until one
+    /// decides, what was proved kept under `key` if it is tabled. `hint` is the index
+    /// of the move that decided it last time. A state without a move is a game's end,
+    /// judged as the move from `parent` brought it about (with no parent: nothing is
+    /// proved won).
+    fn search_node(
+        &self,
+        parent: Option<&G::State>,
+        s: &G::State,
+        n: u32,
+        k: &mut Killers<G::Move>,
+        key: Option<u64>,
+        mut hint: usize,
+    ) -> Proof<bool> {
+        let attacking = self.game.mover(s) == self.attacker;
+        let mut moves = k.buffers.pop().unwrap_or_default();
+        self.game.moves_into(s, &mut moves);
+        if moves.is_empty() {
+            k.buffers.push(moves);
+            let end = parent.and_then(|p| self.game.end(s).map(|e| (p, e)));
+            return Ok(end.is_some_and(|(p, e)| self.fulfils(p, Some(e))));
+        }
         // The move that decided this state last time (won, or refuted) first, then the
         // one that decided the last node of this kind (`Killers`). A hint beyond the
         // list (another state behind the same key) orders nothing. Ordering only:
@@ -355,7 +393,6 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             .and_then(|m| moves.iter().position(|&x| x == m))
             .filter(|&i| i != hint);
         let order = std::iter::once(hint)
-            .filter(|_| !moves.is_empty())
             .chain(killer)
             .chain((0..moves.len()).filter(|&i| i != hint && Some(i) != killer));
         // At the attacker's node, most of which fail and so try every move, the states
@@ -389,18 +426,18 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         }
         let won = match decided {
             Some(_) => attacking,
-            // No move at all (the game should have ended): nothing is proved won.
-            None => !attacking && !moves.is_empty(),
+            None => !attacking,
         };
         if let Some(i) = decided {
             k.moves[slot] = Some(moves[i]);
         }
         let hint = decided.map_or(0, |i| i.min(u16::MAX as usize) as u16);
-        if !tabled {
-        } else if won {
-            self.table.store(key, Some(n as u8), None, hint);
-        } else {
-            self.table.store(key, None, Some(n as u8), hint);
+        moves.clear();
+        k.buffers.push(moves);
+        match key {
+            None => {}
+            Some(key) if won => self.table.store(key, Some(n as u8), None, hint),
+            Some(key) => self.table.store(key, None, Some(n as u8), hint),
         }
         Ok(won)
     }

@@ -428,7 +428,7 @@ struct QuietReplies<'a, G: Geometry> {
 }
 
 /// How many of the defender's quiet replies `QuietReplies` keeps.
-const QUIET_REPLIES_KEPT: usize = 32;
+const QUIET_REPLIES_KEPT: usize = 8;
 
 impl<G: Geometry> QuietReplies<'_, G> {
     fn keep(&mut self, r: Move) {
