@@ -10,7 +10,7 @@ use common::problems;
 #[test]
 fn published_helpmates_have_their_full_solution_sets() {
     let all = problems("positions/helpmates/published.epd");
-    assert_eq!(all.len(), 14);
+    assert_eq!(all.len(), 28);
     for p in &all {
         assert_eq!(
             solved_help(p),

@@ -243,6 +243,71 @@ fn the_mate_bound_never_hides_a_help_mate() {
     assert!(solvable > 100, "only {solvable} positions with a help-mate");
 }
 
+/// Whether some line of exactly `turns` moves from `pos` ends with White's win by the
+/// last move and nothing before it (rules.md 8.2): `help_lines` as a yes or no, the
+/// states proved to have none remembered with their turns left.
+fn help_mate_exists(
+    game: &AnyGame,
+    pos: &Position,
+    turns: u32,
+    failed: &mut std::collections::HashSet<(u64, u32)>,
+) -> bool {
+    if failed.contains(&(pos.hash(), turns)) {
+        return false;
+    }
+    let found = game.legal_moves(pos).iter().any(|&mv| {
+        let (next, end) = ending(game, pos, mv);
+        match (turns, end) {
+            (1, Some(Some(Color::White))) => pos.turn() == Color::White,
+            (1, _) | (_, Some(_)) => false,
+            _ => help_mate_exists(game, &next, turns - 1, failed),
+        }
+    });
+    if !found {
+        failed.insert((pos.hash(), turns));
+    }
+    found
+}
+
+/// The help bound with three and four moves of the mating side left, where its search of
+/// who covers what (`Cover`) decides most: never hopeless where the definition finds a
+/// help-mate of that many turns (5 to 8), on sparse positions of every game the bound
+/// serves, each near a mate picture (the black king on an edge, its men around it).
+#[test]
+fn the_mate_bound_never_hides_a_deep_help_mate() {
+    let mut rng = Rng(0x5EED_B0DD_1234_0002);
+    let (mut checked, mut pruned, mut solvable) = (0, 0, 0);
+    while checked < 400 {
+        let turns = 5 + rng.below(4) as u32;
+        let first = if turns % 2 == 1 { 'w' } else { 'b' };
+        let fen = crowded_line(&mut rng, first);
+        // Few men: the definition plays every line of up to eight moves.
+        let men = fen
+            .split(' ')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .count();
+        if men > 4 + usize::from(turns <= 6) {
+            continue;
+        }
+        let line = format!("{fen}{}", BOUND_RULES[rng.below(BOUND_RULES.len())]);
+        let Some(p) = problem(&line) else { continue };
+        let exists = help_mate_exists(&p.game, &p.position, turns, &mut Default::default());
+        let hopeless = fairysolve::with_game!(&p.game, g => g.mate_out_of_reach(&p.position, Color::White, turns));
+        assert!(
+            !hopeless || !exists,
+            "{line}: called hopeless for {turns} turns, but a help-mate exists"
+        );
+        pruned += hopeless as u32;
+        solvable += exists as u32;
+        checked += 1;
+    }
+    assert!(pruned > 40, "the bound pruned only {pruned} of {checked}");
+    assert!(solvable > 40, "only {solvable} positions with a help-mate");
+}
+
 /// rules.md 8.2: the core's solutions of h#1, h#2 and h#1.5 are the reference's.
 #[test]
 fn rule_8_2_help_mates_equal_the_definition() {

@@ -695,7 +695,7 @@ pub fn run(args: BenchArgs) -> bool {
                 let ours = if run.cpu_reported { cpu1 } else { t1 };
                 (
                     format!("{:.0}ms", run.time.as_secs_f64() * 1e3),
-                    format!("{:.1}x", run.time.as_secs_f64() / ours.as_secs_f64()),
+                    ratio(run.time.as_secs_f64() / ours.as_secs_f64()),
                 )
             }
         };
@@ -746,4 +746,29 @@ pub fn run(args: BenchArgs) -> bool {
         ok &= super::bench_help_self::row(file, problems, args.peer.as_deref());
     }
     ok
+}
+
+/// A ratio of times as a table shows it: one decimal, or two significant digits below
+/// 0.1 (a peer far ahead shows as 0.022x, not 0.0x).
+pub(super) fn ratio(r: f64) -> String {
+    if r >= 0.1 || r == 0.0 {
+        format!("{r:.1}x")
+    } else {
+        let decimals = (-r.log10()).floor() as usize + 2;
+        format!("{r:.decimals$}x")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ratio;
+
+    #[test]
+    fn a_ratio_far_below_one_keeps_two_significant_digits() {
+        assert_eq!(ratio(2.0), "2.0x");
+        assert_eq!(ratio(0.35), "0.3x");
+        assert_eq!(ratio(0.0224), "0.022x");
+        assert_eq!(ratio(0.00517), "0.0052x");
+        assert_eq!(ratio(0.0), "0.0x");
+    }
 }

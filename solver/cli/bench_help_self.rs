@@ -19,6 +19,7 @@ pub const SUITES: &[&str] = &[
     "positions/bench/helpmates-h2.epd",
     "positions/bench/helpmates-h3.epd",
     "positions/bench/helpmates-deep.epd",
+    "positions/bench/helpmates-published-deep.epd",
     "positions/bench/selfmates-s2-s3.epd",
     "positions/bench/selfmates-s4-s6.epd",
 ];
@@ -98,7 +99,7 @@ pub fn row(file: &str, problems: &Suite, peer: Option<&str>) -> bool {
             }
             (
                 format!("{:.0}ms", tp.as_secs_f64() * 1e3),
-                format!("{:.1}x", tp.as_secs_f64() / best.as_secs_f64()),
+                super::bench::ratio(tp.as_secs_f64() / best.as_secs_f64()),
                 if differ == 0 { "yes" } else { "no" }.to_string(),
             )
         }

@@ -72,15 +72,15 @@ pub struct MateTables {
     attackers: Box<[[Bitboard; 64]; KINDS]>,
     /// For each kind and square: what a man of that kind attacks from there.
     attacks: Box<[[Bitboard; 64]; KINDS]>,
-    /// The squares within d moves (d = 0, 1, 2) of a man of each kind on each square, and
+    /// The squares within d moves (d up to `COVER_MOVES`) of a man of each kind on each square, and
     /// of a pawn in each of its forms by colour: where `Cover` looks for arrivals.
-    within: Box<[[[Bitboard; 3]; 64]; KINDS]>,
-    pawn_within: Box<[[[[Bitboard; 3]; 64]; 5]; 2]>,
+    within: Box<[[[Bitboard; NEAR]; 64]; KINDS]>,
+    pawn_within: Box<[[[[Bitboard; NEAR]; 64]; 5]; 2]>,
 }
 
-/// The squares of `row` at most 0, 1 and 2 moves away.
-fn near_sets(row: &[u8; 64]) -> [Bitboard; 3] {
-    let mut out = [Bitboard::EMPTY; 3];
+/// The squares of `row` at most d moves away, for each d up to `COVER_MOVES`.
+fn near_sets(row: &[u8; 64]) -> [Bitboard; NEAR] {
+    let mut out = [Bitboard::EMPTY; NEAR];
     for (i, &d) in row.iter().enumerate() {
         for (n, set) in out.iter_mut().enumerate() {
             if d as usize <= n {
@@ -257,8 +257,8 @@ impl MateTables {
                 }
             }
         }
-        let mut within = Box::new([[[Bitboard::EMPTY; 3]; 64]; KINDS]);
-        let mut pawn_within = Box::new([[[[Bitboard::EMPTY; 3]; 64]; 5]; 2]);
+        let mut within = Box::new([[[Bitboard::EMPTY; NEAR]; 64]; KINDS]);
+        let mut pawn_within = Box::new([[[[Bitboard::EMPTY; NEAR]; 64]; 5]; 2]);
         for k in 0..KINDS {
             for from in 0..64 {
                 within[k][from] = near_sets(&reach[k][from]);
@@ -431,8 +431,14 @@ fn with_castling<G: Geometry>(
 }
 
 /// The most moves of the mating side for which `Cover` is searched: beyond, the search
-/// would cost more than it saves, and the bound keeps to its three conditions.
-const COVER_MOVES: u8 = 2;
+/// would cost more than it saves, and the bound keeps to its three conditions. (With
+/// two, the published h#5 and h#6 problems of positions/bench took 2.5 times as long;
+/// with three or six, about as long as with four. `tests/stipulations.rs` checks the
+/// bound up to four moves of the mating side.)
+const COVER_MOVES: u8 = 4;
+
+/// The distances (0 to NEAR - 1) for which `within` lists the squares a man reaches.
+const NEAR: usize = COVER_MOVES as usize + 1;
 
 /// Steps after which `Cover` gives up (and says the tasks may be covered).
 const COVER_STEPS: u32 = 4096;
@@ -455,8 +461,8 @@ struct Mover {
 struct Cover<'a> {
     tables: &'a MateTables,
     men: Vec<Mover>,
-    /// The mating king's `reach`, castling counted, and its squares within 0, 1, 2.
-    king_row: Option<([u8; 64], [Bitboard; 3])>,
+    /// The mating king's `reach`, castling counted, and its squares within each distance.
+    king_row: Option<([u8; 64], [Bitboard; NEAR])>,
     /// The square of the mated king.
     target: Square,
     block: &'a [u8; 64],
@@ -517,7 +523,7 @@ impl Cover<'_> {
             };
             for (f, &form) in forms.iter().enumerate() {
                 let k = kind(form, m.color);
-                let reach = win.min(2) as usize;
+                let reach = (win as usize).min(NEAR - 1);
                 let (row, near): (&[u8; 64], Bitboard) = match (m.role, &self.king_row) {
                     (Role::Pawn, _) => (
                         &t.pawn_reach[m.color.index()][f][m.sq.index()],
