@@ -215,8 +215,18 @@ impl<T: Terrain> Game<T> {
         let tables = self
             .mate_tables
             .get_or_init(|| crate::search::mate_bound::MateTables::for_geometry(geo));
-        let taxi = self.rules.taxi.is_some();
-        tables.hopeless(geo, pos, winner, turns, !taxi, taxi)
+        // Under Taxi a square next to the mated king may also be barred by its price:
+        // the flight condition holds only where the mated side surely pays every
+        // king's step at the mate.
+        let flights = self.rules.taxi.as_ref().is_none_or(|taxi| {
+            let own_moves = if pos.turn() == winner {
+                turns / 2
+            } else {
+                turns.div_ceil(2)
+            };
+            taxi::pays_every_king_step(pos, !winner, own_moves, taxi, self.taxi_dearest)
+        });
+        tables.hopeless(geo, pos, winner, turns, flights, self.rules.taxi.is_some())
     }
 
     pub fn rules(&self) -> &Rules {

@@ -158,6 +158,31 @@ pub fn next_turn_budget(pos: &Position, color: Color, taxi: &Taxi) -> u32 {
     pos.cash(color) + if pos.turn() == color { 0 } else { taxi.income }
 }
 
+/// The most a king's move other than castling can cost: a step of one square and the
+/// towing fee of the dearest square, 4 (rules.md 2.1).
+pub const DEAREST_KING_STEP: u32 = 1 + 4;
+
+/// Whether `color`, with `moves` moves of its own still to play from `pos` (its turns
+/// and the other side's alternating, the other side's last move ending them), surely
+/// holds at least `DEAREST_KING_STEP` when that last move is made: then it pays for
+/// every king's step and capture there, and a square next to its king is barred to
+/// the king only by its own man or an attack, as in FIDE. Its cash then is at least
+/// what it holds now, with every income it receives until then (one before each of its
+/// turns still ahead, and one for the turn after the last move; rules.md 2 intro),
+/// less `dearest` for each of its moves; and never less than that last income.
+pub fn pays_every_king_step(
+    pos: &Position,
+    color: Color,
+    moves: u32,
+    taxi: &Taxi,
+    dearest: u32,
+) -> bool {
+    let incomes = moves + u32::from(pos.turn() != color);
+    let least = pos.cash(color) as i64 + (incomes as i64) * taxi.income as i64
+        - moves as i64 * dearest as i64;
+    least.max(taxi.income as i64) >= DEAREST_KING_STEP as i64
+}
+
 /// Whether the king of `color` is in (affordable) check.
 pub fn in_check<G: Geometry>(geo: &G, pos: &Position, color: Color, taxi: &Taxi) -> bool {
     let Some(k) = pos.board().king(color) else {
@@ -458,6 +483,12 @@ mod tests {
         // The defender to move with two turns (its reply and the mate test) against
         // the attacker's one move.
         assert_eq!(indifferent_cash(geo, taxi, 8, 2, 1), [14, 11]);
+    }
+
+    #[test]
+    fn the_dearest_king_step_is_a_step_and_the_dearest_fee() {
+        let dearest_fee = (0..64).map(|i| towing_fee(Square::new(i))).max();
+        assert_eq!(dearest_fee.map(|f| 1 + f), Some(DEAREST_KING_STEP));
     }
 
     #[test]

@@ -158,14 +158,18 @@ const RULES: [&str; 4] = [
 ];
 
 /// Every single-board game the help bound serves, drawn widely: both Trapdoor orders
-/// and timers, Taxi with little cash or none and no income, Earthquake boards that
+/// and timers, Taxi with little cash or none and no income, and with cash that pays
+/// every king's step at the mate (the bound's flight condition then holds) or only
+/// near it, Earthquake boards that
 /// overlap, leave a void (blocking or flown over) or put a1 beside h5, and mixtures.
-const BOUND_RULES: [&str; 10] = [
+const BOUND_RULES: [&str; 12] = [
     "",
     " trapdoor 1;",
     " trapdoor 2; trapdoor_order falls-first;",
     " taxi \"4 3\"; taxi_income 1;",
     " taxi \"1 0\"; taxi_income 0;",
+    " taxi \"30 30\"; taxi_income 5;",
+    " taxi \"12 12\"; taxi_income 2; trapdoor 1;",
     " earthquake \"1 0\";",
     " earthquake \"0 -1\"; void fly;",
     " earthquake \"8 4\";",
