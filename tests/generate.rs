@@ -148,6 +148,8 @@ fn every_generated_puzzle_is_proved_again_by_solve() {
         // self-mates): each still proved like every other puzzle.
         ("s#2", &[], "3"),
         ("s#3", &[], "2"),
+        // On an Earthquake board, taken back by the board's own moves.
+        ("s#2", &["--earthquake", "0 -1"], "2"),
         (
             "#2",
             &["--trapdoor", "1", "--theme", "retro", "--men", "4-8"],

@@ -1,8 +1,11 @@
 //! Self-mate candidates built backwards from their end: random diagrams are almost never
-//! `s#N` (Black must be left nothing but mating moves), so an orthodox self-mate
-//! candidate is drawn as its last position first, a Black-to-move position in which every
-//! Black move mates White, and then taken back move by move (White's and Black's FIDE
-//! moves, rules.md 6.1) to the diagram N White moves earlier.
+//! `s#N` (Black must be left nothing but mating moves), so a self-mate candidate is drawn
+//! as its last position first, a Black-to-move position in which every Black move mates
+//! White, and then taken back move by move (White's and Black's FIDE moves on the run's
+//! board, rules.md 6.1 and 3) to the diagram N White moves earlier. On the standard
+//! board the moves are taken back by the retro module's retractions; on an Earthquake
+//! board by trying each man of the side that moved on each free square before it, the
+//! move kept where the board's own moves lead from there to the position.
 //!
 //! The construction only draws: each candidate is then proved like any other (a sound
 //! diagram, one key, nothing shorter), so nothing here decides what a puzzle is. Like the
@@ -11,7 +14,8 @@
 use super::candidate::{draw_men, Draw};
 use super::Spec;
 use crate::fen;
-use crate::game::Game;
+use crate::game::{AnyGame, Game};
+use crate::geometry::{Geometry, Terrain};
 use crate::position::Position;
 use crate::retro::retraction::{retractions, unplay, Retraction, RetroPosition};
 use crate::types::{Color, Piece, Role, Square};
@@ -23,16 +27,24 @@ const WALK_STEPS: u32 = 300;
 /// Ways back tried from one last position.
 const WAYS_BACK: u32 = 8;
 
-/// The diagram line of self-mate candidate `index`, or `None` when none was built.
+/// The diagram line of self-mate candidate `index`, or `None` when none was built (or
+/// the run's board shifts: aftershocks are not built backwards).
 pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
+    match spec.board_with_fide_moves()? {
+        AnyGame::Standard(game) => build(&game, spec, index),
+        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index),
+        AnyGame::Aftershocks(_) => None,
+    }
+}
+
+fn build<T: Terrain>(game: &Game<T>, spec: &Spec, index: u64) -> Option<String> {
     let mut d = Draw::new(spec.seed, index);
-    let game = Game::fide();
     for _ in 0..ENDS_TRIED {
-        let Some(end) = end_position(&game, spec, &mut d) else {
+        let Some(end) = end_position(game, spec, &mut d) else {
             continue;
         };
         for _ in 0..WAYS_BACK {
-            if let Some(diagram) = back(&game, &end, spec, &mut d) {
+            if let Some(diagram) = back(game, &end, spec, &mut d) {
                 return Some(format!("{} w - -", fen::write_placement(diagram.board())));
             }
         }
@@ -42,7 +54,7 @@ pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
 
 /// Black's legal moves in `pos` that do not mate White (`None`: Black has no move, or
 /// `pos` is no position): zero is the end of a self-mate.
-fn escapes(game: &Game<crate::geometry::Standard>, pos: &Position) -> Option<usize> {
+fn escapes<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<usize> {
     let moves = game.legal_moves(pos);
     if moves.is_empty() {
         return None;
@@ -53,11 +65,7 @@ fn escapes(game: &Game<crate::geometry::Standard>, pos: &Position) -> Option<usi
 /// An end of a self-mate: a legal position, Black to move, where every Black move mates
 /// White. Found by a walk from a random placement: a man moved, added or removed at a
 /// time, a change kept when it leaves Black no more escapes than before.
-fn end_position(
-    game: &Game<crate::geometry::Standard>,
-    spec: &Spec,
-    d: &mut Draw,
-) -> Option<Position> {
+fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option<Position> {
     let mut men: Vec<(Square, Piece)> =
         draw_men(spec, d, 1, &[(Color::White, 0), (Color::Black, 0)])
             .into_iter()
@@ -65,7 +73,7 @@ fn end_position(
             .collect();
     // The escapes of the placement kept, with its position (none yet: any counts).
     let mut best: Option<(usize, Position)> =
-        position(&men, Color::Black).and_then(|p| Some((escapes(game, &p)?, p)));
+        position(game, &men, Color::Black).and_then(|p| Some((escapes(game, &p)?, p)));
     for _ in 0..WALK_STEPS {
         if let Some((0, end)) = best {
             return Some(end);
@@ -106,7 +114,7 @@ fn end_position(
         {
             continue;
         }
-        let Some(p) = position(&next, Color::Black) else {
+        let Some(p) = position(game, &next, Color::Black) else {
             continue;
         };
         let Some(count) = escapes(game, &p) else {
@@ -126,18 +134,23 @@ fn occupied(men: &[(Square, Piece)]) -> crate::bitboard::Bitboard {
 }
 
 /// The position of `men` with `turn` to move (no castling, no en passant), if it
-/// passes the checks every position does (rules.md 7.2: the kings, pawns off the first
-/// and last ranks, the side not to move not in check). The diagram at the end of the
-/// construction is read and checked again like every candidate.
-fn position(men: &[(Square, Piece)], turn: Color) -> Option<Position> {
+/// passes the checks every position does on the game's board (rules.md 7.2: the kings,
+/// pawns off their first and last ranks, the side not to move not in check). The
+/// diagram at the end of the construction is read and checked again like every
+/// candidate.
+fn position<T: Terrain>(game: &Game<T>, men: &[(Square, Piece)], turn: Color) -> Option<Position> {
     let mut board = crate::board::Board::empty();
     for &(sq, p) in men {
         board.put(sq, p);
     }
-    position_on(board, turn)
+    position_on(game, board, turn)
 }
 
-fn position_on(board: crate::board::Board, turn: Color) -> Option<Position> {
+fn position_on<T: Terrain>(
+    game: &Game<T>,
+    board: crate::board::Board,
+    turn: Color,
+) -> Option<Position> {
     let setup = fen::Setup {
         board,
         turn,
@@ -146,19 +159,14 @@ fn position_on(board: crate::board::Board, turn: Color) -> Option<Position> {
         halfmoves: None,
         fullmoves: None,
     };
-    crate::setup::validate(&crate::geometry::Standard, &setup).ok()?;
+    crate::setup::validate(game.terrain.fixed()?, &setup).ok()?;
     Some(setup.into_position())
 }
 
 /// From `end` (Black to move), `spec.stip.moves` White moves and the Black moves between
 /// them taken back, each a legal FIDE move of the position before it; the men stay
 /// within the run's bounds. `None` when a step finds no way back.
-fn back(
-    game: &Game<crate::geometry::Standard>,
-    end: &Position,
-    spec: &Spec,
-    d: &mut Draw,
-) -> Option<Position> {
+fn back<T: Terrain>(game: &Game<T>, end: &Position, spec: &Spec, d: &mut Draw) -> Option<Position> {
     let mut pos = *end;
     // White's last move, then Black's and White's in turn: 2N - 1 moves.
     for _ in 0..(2 * spec.stip.moves - 1) {
@@ -167,34 +175,22 @@ fn back(
     Some(pos)
 }
 
-/// One move taken back from `pos`: a retraction drawn at random among those whose
-/// forward move is legal in the position before it and leads to `pos`.
-fn step_back(
-    game: &Game<crate::geometry::Standard>,
+/// One move taken back from `pos`: a move drawn at random among those legal in the
+/// position before it that lead to `pos`, Black's only legal move where Black made it
+/// (the line is forced).
+fn step_back<T: Terrain>(
+    game: &Game<T>,
     pos: &Position,
     spec: &Spec,
     d: &mut Draw,
 ) -> Option<Position> {
-    let here = RetroPosition::of(pos);
-    let mut list: Vec<Retraction> = Vec::new();
-    retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
-    let men = pos.board().occupied().count();
-    // An uncapture adds a man: only within the run's bound, and pawns only where the
-    // run draws them.
-    list.retain(|r| {
-        !r.en_passant
-            && r.castle.is_none()
-            && r.captured
-                .is_none_or(|role| men < spec.men.1 && spec.pieces.contains(&role))
-    });
-    while !list.is_empty() {
-        let i = (d.next_u64() % list.len() as u64) as usize;
-        let r = list.swap_remove(i);
-        let before = unplay(&here, &r);
-        let Some(prev) = position_on(before.board, before.turn) else {
+    let mut ways = ways_back(game, pos, spec);
+    while !ways.is_empty() {
+        let i = (d.next_u64() % ways.len() as u64) as usize;
+        let (prev, from, to, promoted) = ways.swap_remove(i);
+        let Some(prev) = position_on(game, prev, !pos.turn()) else {
             continue;
         };
-        // Black's moves on the way are its only ones: the line is forced.
         let legal = game.legal_moves(&prev);
         if prev.turn() == Color::Black && legal.len() != 1 {
             continue;
@@ -203,11 +199,56 @@ fn step_back(
         let forward = legal
             .iter()
             .copied()
-            .find(|m| m.from == r.from && m.to == r.to && m.promotion() == r.promoted);
+            .find(|m| m.from == from && m.to == to && m.promotion() == promoted);
         let Some(m) = forward else { continue };
         if game.play(&prev, m).position.board() == pos.board() {
             return Some(prev);
         }
     }
     None
+}
+
+/// The placements before `pos` that a move may have left it from, each with the move's
+/// start, arrival and promotion: a superset, each checked forward by `step_back`. On
+/// the standard board the retro module's retractions (an uncapture only within the
+/// run's bound of men, of a role the run draws; no castling or en passant); on another
+/// board each man of the side that moved, on each free square of the board (no
+/// uncapture or promotion: fewer ways back, each still exact).
+fn ways_back<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    spec: &Spec,
+) -> Vec<(crate::board::Board, Square, Square, Option<Role>)> {
+    let Some(geo) = game.terrain.fixed() else {
+        return Vec::new();
+    };
+    let board = pos.board();
+    if geo.squares() == crate::bitboard::Bitboard::FULL && !spec.ops.contains("earthquake") {
+        let here = RetroPosition::of(pos);
+        let mut list: Vec<Retraction> = Vec::new();
+        retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
+        let men = board.occupied().count();
+        return list
+            .into_iter()
+            .filter(|r| {
+                !r.en_passant
+                    && r.castle.is_none()
+                    && r.captured
+                        .is_none_or(|role| men < spec.men.1 && spec.pieces.contains(&role))
+            })
+            .map(|r| (unplay(&here, &r).board, r.from, r.to, r.promoted))
+            .collect();
+    }
+    let moved = !pos.turn();
+    let free = geo.squares() - board.occupied();
+    let mut out = Vec::new();
+    for (to, piece) in board.pieces().filter(|(_, p)| p.color == moved) {
+        for from in free {
+            let mut before = *board;
+            before.remove(to);
+            before.put(from, piece);
+            out.push((before, from, to, None));
+        }
+    }
+    out
 }

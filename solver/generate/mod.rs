@@ -231,6 +231,19 @@ impl Spec {
     }
 }
 
+impl Spec {
+    /// The run's board with FIDE moves (its variant rules left out): what self-mate
+    /// candidates are built backwards with (`backward`). `None` for the two-board games.
+    pub fn board_with_fide_moves(&self) -> Option<AnyGame> {
+        if self.board != Board::Single {
+            return None;
+        }
+        let line = format!("4k3/8/8/8/8/8/8/4K3 w - - {}", self.ops);
+        let p = read_problem(&line).ok()?;
+        Some(p.game.with_rules(crate::game::Rules::default()))
+    }
+}
+
 fn read_problem(line: &str) -> Result<Problem, String> {
     match parse_line(line, 1) {
         Ok(Line::Position(rec)) => from_record(*rec).map_err(|e| e.to_string()),
