@@ -182,6 +182,9 @@ pub struct Game<T: Terrain = Standard> {
     taxi_dearest: u32,
     /// Help play's distances (`search::mate_bound`), fetched on first use.
     mate_tables: std::sync::OnceLock<std::sync::Arc<crate::search::mate_bound::MateTables>>,
+    /// Help play's indifferent cash by turns left (`search::table_key::help_key`),
+    /// worked out on first use.
+    pub(crate) help_cash_needs: std::sync::OnceLock<Box<[[u32; 2]]>>,
 }
 
 impl Game<Standard> {
@@ -202,6 +205,7 @@ impl<T: Terrain> Game<T> {
             terrain,
             rules,
             mate_tables: std::sync::OnceLock::new(),
+            help_cash_needs: std::sync::OnceLock::new(),
         }
     }
 

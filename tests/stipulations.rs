@@ -312,6 +312,63 @@ fn the_mate_bound_never_hides_a_deep_help_mate() {
     assert!(solvable > 40, "only {solvable} positions with a help-mate");
 }
 
+/// The premise of help play's shared Taxi keys (`search::table_key::help_key`): a side's
+/// cash at or above its indifferent amount for the turns left (`taxi::indifferent_cash`,
+/// each side given `turns / 2 + 1` turns) gives the same help-mates whatever the
+/// amount, every line of both sides played (rules.md 2, 8.2).
+#[test]
+fn help_mates_are_the_same_for_any_cash_beyond_the_indifferent_amounts() {
+    let mut rng = Rng(0x7A41_CA5B_0000_0001);
+    let (mut compared, mut with_solutions) = (0, 0);
+    while compared < 150 {
+        let (turns, first) = [(2, 'b'), (4, 'b'), (3, 'w')][rng.below(3)];
+        let fen = random_line(&mut rng, first);
+        let income = rng.below(4) as u32;
+        let Some(p) = problem(&format!("{fen} taxi \"0 0\"; taxi_income {income};")) else {
+            continue;
+        };
+        let Some(taxi) = p.game.rules().taxi else {
+            continue;
+        };
+        let dearest = fairysolve::with_game!(&p.game, g => g.taxi_dearest());
+        let each = turns / 2 + 1;
+        let [mover, other] = fairysolve::taxi::indifferent_cash(
+            &fairysolve::geometry::Standard,
+            &taxi,
+            dearest,
+            each,
+            each,
+        );
+        // Each amount beyond its need: the diagram is legal with all or none (the side
+        // not to move in check or not), and has the same help-mates.
+        let mut sets = Vec::new();
+        for (more_mover, more_other) in [(0, 0), (7, 1), (1, 12)] {
+            let (m, o) = (mover + more_mover, other + more_other);
+            let (white, black) = if first == 'w' { (m, o) } else { (o, m) };
+            let line = format!("{fen} taxi \"{white} {black}\"; taxi_income {income};");
+            let lines = problem(&line).map(|p| {
+                let mut lines = Vec::new();
+                help_lines(&p.game, &p.position, turns, &mut Vec::new(), &mut lines);
+                lines.sort();
+                lines
+            });
+            sets.push((line, lines));
+        }
+        for (line, lines) in &sets[1..] {
+            assert_eq!(lines, &sets[0].1, "{line} against {}", sets[0].0);
+        }
+        let Some(solutions) = &sets[0].1 else {
+            continue;
+        };
+        with_solutions += !solutions.is_empty() as u32;
+        compared += 1;
+    }
+    assert!(
+        with_solutions > 15,
+        "only {with_solutions} with a help-mate"
+    );
+}
+
 /// rules.md 8.2: the core's solutions of h#1, h#2 and h#1.5 are the reference's.
 #[test]
 fn rule_8_2_help_mates_equal_the_definition() {

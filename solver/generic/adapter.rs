@@ -160,6 +160,12 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         s.position.hash()
     }
 
+    /// Under Taxi, each side's cash from the amount on that pays for every move and
+    /// attack of the turns left (`search::table_key::help_key`) shares one key.
+    fn help_key(&self, s: &BoardState, turns: u32) -> u64 {
+        crate::search::table_key::help_key(self.game, &s.position, turns)
+    }
+
     fn coord(&self, s: &BoardState, mv: Move) -> String {
         mv.coord(s.position.is_chess960()).to_string()
     }

@@ -167,7 +167,7 @@ impl<G: TurnGame> Lines<'_, G> {
         if turns == 1 {
             return self.last_turn(s, short);
         }
-        let key = self.game.key(s) ^ self.salt ^ turns_key(turns);
+        let key = self.game.help_key(s, turns) ^ self.salt ^ turns_key(turns);
         if self.table.probe(key).is_some_and(|b| b.fail >= FAILED) {
             return Ok(false);
         }

@@ -147,6 +147,13 @@ pub trait TurnGame: Sync {
     /// key; collisions are checked by the table's own verification word).
     fn key(&self, s: &Self::State) -> u64;
 
+    /// The key of `s` in help play with `turns` turns left (the last one the winning
+    /// move): `key`, or one that states whose differences cannot change any line of
+    /// those turns share (the same lines, so the same solutions and failures).
+    fn help_key(&self, s: &Self::State, _turns: u32) -> u64 {
+        self.key(s)
+    }
+
     /// `mv` in coordinates, as `--json` keys write it (`U:e1e2`, `W:e2e4`).
     fn coord(&self, s: &Self::State, mv: Self::Move) -> String;
 

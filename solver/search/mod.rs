@@ -14,7 +14,7 @@ pub mod nodes;
 mod order;
 pub use order::CheckInfo;
 pub mod solution;
-mod table_key;
+pub(crate) mod table_key;
 pub mod tt;
 
 use crate::game::{Game, Outcome, Played};

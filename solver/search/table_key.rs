@@ -76,6 +76,42 @@ impl TableKeys {
     }
 }
 
+/// The key of `pos` in help play with `turns` turns left, the last the winning move:
+/// its hash, with each side's cash from its indifferent amount on (`taxi::indifferent_cash`)
+/// keyed as one. Each side is given `turns / 2 + 1` turns of its own and as many of the
+/// other's, at least what is left of the play and the mate test after the last move,
+/// whichever side moves now (more turns only raise the amounts). Exact under Trapdoor
+/// and with aftershocks, as for the proof search (`cash_keying`).
+pub fn help_key<T: Terrain>(game: &Game<T>, pos: &Position, turns: u32) -> u64 {
+    let Some(taxi) = game.rules.taxi.as_ref() else {
+        return pos.hash();
+    };
+    let (None, Some(geo)) = (game.rules.trapdoor, game.terrain.fixed()) else {
+        return pos.hash();
+    };
+    // The amounts are at least the dearest move for the side to move and that less its
+    // income for the other (their first turns): below both, each amount is keyed as
+    // itself, which is the position's own hash.
+    let dearest = game.taxi_dearest();
+    if pos.cash(pos.turn()) < dearest && pos.cash(!pos.turn()) + taxi.income < dearest {
+        return pos.hash();
+    }
+    let needs = game.help_cash_needs.get_or_init(|| {
+        (0..MAX_DEPTH as u32)
+            .map(|turns| {
+                let each = turns / 2 + 1;
+                taxi::indifferent_cash(geo, taxi, dearest, each, each)
+            })
+            .collect()
+    });
+    let Some(&need) = needs.get(turns as usize) else {
+        return pos.hash();
+    };
+    pos.hash_without_cash()
+        ^ cash_key(pos, pos.turn(), need[0])
+        ^ cash_key(pos, !pos.turn(), need[1])
+}
+
 /// The key of the cash of `color` in `pos`: its amount's, or the shared one from `need`
 /// on.
 #[inline(always)]
