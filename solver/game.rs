@@ -223,11 +223,7 @@ impl<T: Terrain> Game<T> {
         // the flight condition holds only where the mated side surely pays every
         // king's step at the mate.
         let flights = self.rules.taxi.as_ref().is_none_or(|taxi| {
-            let own_moves = if pos.turn() == winner {
-                turns / 2
-            } else {
-                turns.div_ceil(2)
-            };
+            let (_, own_moves) = crate::search::mate_bound::moves_left(pos, winner, turns);
             taxi::pays_every_king_step(pos, !winner, own_moves, taxi, self.taxi_dearest)
         });
         tables.hopeless(geo, pos, winner, turns, flights, self.rules.taxi.is_some())

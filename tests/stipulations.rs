@@ -221,30 +221,63 @@ fn crowded_line(rng: &mut Rng, turn: char) -> String {
 /// a help-mate of that many turns; and it does call many hopeless.
 #[test]
 fn the_mate_bound_never_hides_a_help_mate() {
-    let mut rng = Rng(0x5EED_B0DD_1234_0001);
+    let (pruned, solvable) = bound_against_definition(0x5EED_B0DD_1234_0001, 6000, 1, usize::MAX);
+    assert!(pruned > 600, "the bound pruned only {pruned} of 6000");
+    assert!(solvable > 100, "only {solvable} positions with a help-mate");
+}
+
+/// The help bound with three and four moves of the mating side left, where its search of
+/// who covers what (`Cover`) decides most: never hopeless where the definition finds a
+/// help-mate of that many turns (5 to 8), on sparse positions of every game the bound
+/// serves, each near a mate picture (the black king on an edge, its men around it).
+#[test]
+fn the_mate_bound_never_hides_a_deep_help_mate() {
+    // Few men: the definition plays every line of up to eight moves.
+    let (pruned, solvable) = bound_against_definition(0x5EED_B0DD_1234_0002, 400, 5, 5);
+    assert!(pruned > 40, "the bound pruned only {pruned} of 400");
+    assert!(solvable > 40, "only {solvable} positions with a help-mate");
+}
+
+/// The bound against the definition on `count` positions of `crowded_line` under the
+/// games of `BOUND_RULES`, each with `first_turns` to `first_turns + 3` turns and at
+/// most `most_men` men (one fewer beyond six turns): the bound may never call a
+/// position hopeless that has a help-mate. How many it called hopeless, and how many
+/// had a help-mate.
+fn bound_against_definition(
+    seed: u64,
+    count: u32,
+    first_turns: u32,
+    most_men: usize,
+) -> (u32, u32) {
+    let mut rng = Rng(seed);
     let (mut checked, mut pruned, mut solvable) = (0, 0, 0);
-    while checked < 6000 {
-        let turns = 1 + rng.below(4) as u32;
+    while checked < count {
+        let turns = first_turns + rng.below(4) as u32;
         let first = if turns % 2 == 1 { 'w' } else { 'b' };
-        let line = format!(
-            "{}{}",
-            crowded_line(&mut rng, first),
-            BOUND_RULES[rng.below(BOUND_RULES.len())]
-        );
+        let fen = crowded_line(&mut rng, first);
+        let men = fen
+            .split(' ')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .count();
+        if men > most_men - usize::from(turns > 6) {
+            continue;
+        }
+        let line = format!("{fen}{}", BOUND_RULES[rng.below(BOUND_RULES.len())]);
         let Some(p) = problem(&line) else { continue };
-        let mut want = Vec::new();
-        help_lines(&p.game, &p.position, turns, &mut Vec::new(), &mut want);
+        let exists = help_mate_exists(&p.game, &p.position, turns, &mut Default::default());
         let hopeless = fairysolve::with_game!(&p.game, g => g.mate_out_of_reach(&p.position, Color::White, turns));
         assert!(
-            !hopeless || want.is_empty(),
-            "{line}: called hopeless for {turns} turns, but {want:?}"
+            !hopeless || !exists,
+            "{line}: called hopeless for {turns} turns, but a help-mate exists"
         );
         pruned += hopeless as u32;
-        solvable += !want.is_empty() as u32;
+        solvable += exists as u32;
         checked += 1;
     }
-    assert!(pruned > 600, "the bound pruned only {pruned} of {checked}");
-    assert!(solvable > 100, "only {solvable} positions with a help-mate");
+    (pruned, solvable)
 }
 
 /// Whether some line of exactly `turns` moves from `pos` ends with White's win by the
@@ -271,45 +304,6 @@ fn help_mate_exists(
         failed.insert((pos.hash(), turns));
     }
     found
-}
-
-/// The help bound with three and four moves of the mating side left, where its search of
-/// who covers what (`Cover`) decides most: never hopeless where the definition finds a
-/// help-mate of that many turns (5 to 8), on sparse positions of every game the bound
-/// serves, each near a mate picture (the black king on an edge, its men around it).
-#[test]
-fn the_mate_bound_never_hides_a_deep_help_mate() {
-    let mut rng = Rng(0x5EED_B0DD_1234_0002);
-    let (mut checked, mut pruned, mut solvable) = (0, 0, 0);
-    while checked < 400 {
-        let turns = 5 + rng.below(4) as u32;
-        let first = if turns % 2 == 1 { 'w' } else { 'b' };
-        let fen = crowded_line(&mut rng, first);
-        // Few men: the definition plays every line of up to eight moves.
-        let men = fen
-            .split(' ')
-            .next()
-            .unwrap_or("")
-            .chars()
-            .filter(char::is_ascii_alphabetic)
-            .count();
-        if men > 4 + usize::from(turns <= 6) {
-            continue;
-        }
-        let line = format!("{fen}{}", BOUND_RULES[rng.below(BOUND_RULES.len())]);
-        let Some(p) = problem(&line) else { continue };
-        let exists = help_mate_exists(&p.game, &p.position, turns, &mut Default::default());
-        let hopeless = fairysolve::with_game!(&p.game, g => g.mate_out_of_reach(&p.position, Color::White, turns));
-        assert!(
-            !hopeless || !exists,
-            "{line}: called hopeless for {turns} turns, but a help-mate exists"
-        );
-        pruned += hopeless as u32;
-        solvable += exists as u32;
-        checked += 1;
-    }
-    assert!(pruned > 40, "the bound pruned only {pruned} of {checked}");
-    assert!(solvable > 40, "only {solvable} positions with a help-mate");
 }
 
 /// The premise of help play's shared Taxi keys (`search::table_key::help_key`): a side's

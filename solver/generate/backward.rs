@@ -31,20 +31,29 @@ const WAYS_BACK: u32 = 8;
 /// the run's board shifts: aftershocks are not built backwards).
 pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
     match spec.board_with_fide_moves()? {
-        AnyGame::Standard(game) => build(&game, spec, index),
-        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index),
+        AnyGame::Standard(game) => build(&game, spec, index, |_, pos, spec| retracted(pos, spec)),
+        AnyGame::Earthquake(game) => {
+            build(game.as_ref(), spec, index, |game, pos, _| moved(game, pos))
+        }
         AnyGame::Aftershocks(_) => None,
     }
 }
 
-fn build<T: Terrain>(game: &Game<T>, spec: &Spec, index: u64) -> Option<String> {
+/// A way back from a position: the placement before a move, and the move's start,
+/// arrival and promotion (each checked forward by `step_back`).
+type Way = (crate::board::Board, Square, Square, Option<Role>);
+
+/// The ways back a board offers from a position (`retracted`, `moved`).
+type WaysBack<T> = fn(&Game<T>, &Position, &Spec) -> Vec<Way>;
+
+fn build<T: Terrain>(game: &Game<T>, spec: &Spec, index: u64, ways: WaysBack<T>) -> Option<String> {
     let mut d = Draw::new(spec.seed, index);
     for _ in 0..ENDS_TRIED {
         let Some(end) = end_position(game, spec, &mut d) else {
             continue;
         };
         for _ in 0..WAYS_BACK {
-            if let Some(diagram) = back(game, &end, spec, &mut d) {
+            if let Some(diagram) = back(game, ways, &end, spec, &mut d) {
                 return Some(format!("{} w - -", fen::write_placement(diagram.board())));
             }
         }
@@ -166,11 +175,17 @@ fn position_on<T: Terrain>(
 /// From `end` (Black to move), `spec.stip.moves` White moves and the Black moves between
 /// them taken back, each a legal FIDE move of the position before it; the men stay
 /// within the run's bounds. `None` when a step finds no way back.
-fn back<T: Terrain>(game: &Game<T>, end: &Position, spec: &Spec, d: &mut Draw) -> Option<Position> {
+fn back<T: Terrain>(
+    game: &Game<T>,
+    ways: WaysBack<T>,
+    end: &Position,
+    spec: &Spec,
+    d: &mut Draw,
+) -> Option<Position> {
     let mut pos = *end;
     // White's last move, then Black's and White's in turn: 2N - 1 moves.
     for _ in 0..(2 * spec.stip.moves - 1) {
-        pos = step_back(game, &pos, spec, d)?;
+        pos = step_back(game, ways, &pos, spec, d)?;
     }
     Some(pos)
 }
@@ -180,11 +195,12 @@ fn back<T: Terrain>(game: &Game<T>, end: &Position, spec: &Spec, d: &mut Draw) -
 /// (the line is forced).
 fn step_back<T: Terrain>(
     game: &Game<T>,
+    ways: WaysBack<T>,
     pos: &Position,
     spec: &Spec,
     d: &mut Draw,
 ) -> Option<Position> {
-    let mut ways = ways_back(game, pos, spec);
+    let mut ways = ways(game, pos, spec);
     while !ways.is_empty() {
         let i = (d.next_u64() % ways.len() as u64) as usize;
         let (prev, from, to, promoted) = ways.swap_remove(i);
@@ -208,41 +224,37 @@ fn step_back<T: Terrain>(
     None
 }
 
-/// The placements before `pos` that a move may have left it from, each with the move's
-/// start, arrival and promotion: a superset, each checked forward by `step_back`. On
-/// the standard board the retro module's retractions (an uncapture only within the
-/// run's bound of men, of a role the run draws; no castling or en passant); on another
-/// board each man of the side that moved, on each free square of the board (no
-/// uncapture or promotion: fewer ways back, each still exact).
-fn ways_back<T: Terrain>(
-    game: &Game<T>,
-    pos: &Position,
-    spec: &Spec,
-) -> Vec<(crate::board::Board, Square, Square, Option<Role>)> {
+/// The ways back from `pos` on the standard board: the retro module's retractions, an
+/// uncapture only within the run's bound of men and of a role the run draws, no castling
+/// or en passant.
+fn retracted(pos: &Position, spec: &Spec) -> Vec<Way> {
+    let here = RetroPosition::of(pos);
+    let mut list: Vec<Retraction> = Vec::new();
+    retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
+    let men = pos.board().occupied().count();
+    list.into_iter()
+        .filter(|r| {
+            !r.en_passant
+                && r.castle.is_none()
+                && r.captured
+                    .is_none_or(|role| men < spec.men.1 && spec.pieces.contains(&role))
+        })
+        .map(|r| (unplay(&here, &r).board, r.from, r.to, r.promoted))
+        .collect()
+}
+
+/// The ways back from `pos` on a board that does not shift: each man of the side that
+/// moved, on each free square of the board (no uncapture or promotion: fewer ways back,
+/// each still exact once checked forward).
+fn moved<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Way> {
     let Some(geo) = game.terrain.fixed() else {
         return Vec::new();
     };
     let board = pos.board();
-    if geo.squares() == crate::bitboard::Bitboard::FULL && !spec.ops.contains("earthquake") {
-        let here = RetroPosition::of(pos);
-        let mut list: Vec<Retraction> = Vec::new();
-        retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
-        let men = board.occupied().count();
-        return list
-            .into_iter()
-            .filter(|r| {
-                !r.en_passant
-                    && r.castle.is_none()
-                    && r.captured
-                        .is_none_or(|role| men < spec.men.1 && spec.pieces.contains(&role))
-            })
-            .map(|r| (unplay(&here, &r).board, r.from, r.to, r.promoted))
-            .collect();
-    }
-    let moved = !pos.turn();
+    let mover = !pos.turn();
     let free = geo.squares() - board.occupied();
     let mut out = Vec::new();
-    for (to, piece) in board.pieces().filter(|(_, p)| p.color == moved) {
+    for (to, piece) in board.pieces().filter(|(_, p)| p.color == mover) {
         for from in free {
             let mut before = *board;
             before.remove(to);

@@ -215,6 +215,13 @@ impl Spec {
     /// The squares of the run's geometry, from a probe diagram with the run's
     /// operations (an Earthquake board may lack some).
     fn geometry_squares(&self) -> Result<Bitboard, SpecError> {
+        let p = self.kings_only().map_err(SpecError::Ops)?;
+        Ok(p.game.squares(&p.position))
+    }
+
+    /// The run's variant operations read on a board of the two kings alone, placed
+    /// where the board has squares for them; the reader's message if none reads.
+    fn kings_only(&self) -> Result<Problem, String> {
         let mut last = String::new();
         for kings in [
             "4k3/8/8/8/8/8/8/4K3",
@@ -223,11 +230,11 @@ impl Spec {
         ] {
             let line = format!("{kings} w - - {}", self.ops);
             match read_problem(&line) {
-                Ok(p) => return Ok(p.game.squares(&p.position)),
+                Ok(p) => return Ok(p),
                 Err(e) => last = e,
             }
         }
-        Err(SpecError::Ops(last))
+        Err(last)
     }
 }
 
@@ -238,8 +245,7 @@ impl Spec {
         if self.board != Board::Single {
             return None;
         }
-        let line = format!("4k3/8/8/8/8/8/8/4K3 w - - {}", self.ops);
-        let p = read_problem(&line).ok()?;
+        let p = self.kings_only().ok()?;
         Some(p.game.with_rules(crate::game::Rules::default()))
     }
 }

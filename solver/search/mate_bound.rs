@@ -300,11 +300,7 @@ impl MateTables {
         let Some(king) = board.king(loser) else {
             return false;
         };
-        let (win_left, lose_left) = if pos.turn() == winner {
-            (turns.div_ceil(2), turns / 2)
-        } else {
-            (turns / 2, turns.div_ceil(2))
-        };
+        let (win_left, lose_left) = moves_left(pos, winner, turns);
         let (win_left, lose_left) = (win_left.min(254) as u8, lose_left.min(254) as u8);
         // For each square: the fewest moves of the winner to check a king there, to
         // attack it, and of the loser's men to stand there.
@@ -408,6 +404,16 @@ impl MateTables {
             }
         }
         true
+    }
+}
+
+/// The moves of `winner` and of the other side in the last `turns` turns from `pos`,
+/// taken alternately from the side to move.
+pub fn moves_left(pos: &Position, winner: Color, turns: u32) -> (u32, u32) {
+    if pos.turn() == winner {
+        (turns.div_ceil(2), turns / 2)
+    } else {
+        (turns / 2, turns.div_ceil(2))
     }
 }
 
