@@ -126,6 +126,8 @@ fn kind(i: &Illegality) -> &'static str {
         Illegality::EnPassant { .. } => "EnPassant",
         Illegality::ImpossibleCheck { .. } => "ImpossibleCheck",
         Illegality::NoLastMove { .. } => "NoLastMove",
+        Illegality::CashBelowIncome { .. } => "CashBelowIncome",
+        Illegality::UnreachableCash { .. } => "UnreachableCash",
     }
 }
 

@@ -17,7 +17,8 @@ use crate::fen;
 use crate::game::{AnyGame, Game};
 use crate::geometry::{Geometry, Terrain};
 use crate::position::Position;
-use crate::retro::retraction::{retractions, unplay, Retraction, RetroPosition};
+use crate::retro::retraction::{Retraction, RetroPosition};
+use crate::retro::RetroGame;
 use crate::types::{Color, Piece, Role, Square};
 
 /// Walks towards an end of a self-mate tried for one candidate before it gives up (then
@@ -229,17 +230,18 @@ fn step_back<T: Terrain>(
 /// or en passant.
 fn retracted(pos: &Position, spec: &Spec) -> Vec<Way> {
     let here = RetroPosition::of(pos);
+    let board = RetroGame::new(crate::geometry::Standard, None, false);
     let mut list: Vec<Retraction> = Vec::new();
-    retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
+    board.retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
     let men = pos.board().occupied().count();
     list.into_iter()
         .filter(|r| {
-            !r.en_passant
+            r.en_passant.is_none()
                 && r.castle.is_none()
                 && r.captured
                     .is_none_or(|role| men < spec.men.1 && spec.pieces.contains(&role))
         })
-        .map(|r| (unplay(&here, &r).board, r.from, r.to, r.promoted))
+        .filter_map(|r| Some((board.unplay(&here, &r)?.board, r.from, r.to, r.promoted)))
         .collect()
 }
 

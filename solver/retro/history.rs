@@ -15,11 +15,11 @@
 //! it is represented as a blocker ("phantom") on an empty square, put there only when a
 //! check in an earlier position needs a line closed — the fall discovered that check.
 
-use super::retraction::{retractions, unplay, Retraction, RetroPosition};
+use super::game::RetroGame;
+use super::retraction::{Retraction, RetroPosition};
 use super::soundness::material;
-use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
-use crate::geometry::{Geometry, Standard};
+use crate::geometry::{Geometry, Terrain};
 use crate::search::Limits;
 use crate::types::{Color, Role, Square};
 use hashbrown::HashMap;
@@ -59,8 +59,9 @@ struct Frame {
     path: Bitboard,
 }
 
-pub struct HistorySearch<'a> {
+pub struct HistorySearch<'a, T: Terrain> {
     pub depth: u32,
+    game: &'a RetroGame<T>,
     /// The user's stop (Ctrl-C) and the time limit's deadline.
     stop: &'a std::sync::atomic::AtomicBool,
     deadline: Option<Instant>,
@@ -99,16 +100,18 @@ fn countdowns(leave: u32, arrive: u32) -> u32 {
 /// of search, so a stop is obeyed well within a second for one clock read per look.
 const POLL_INTERVAL: u64 = 1024;
 
-impl<'a> HistorySearch<'a> {
+impl<'a, T: Terrain> HistorySearch<'a, T> {
     pub fn new(
+        game: &'a RetroGame<T>,
         root: &RetroPosition,
         depth: u32,
         timer: Option<u8>,
         budget: u64,
         limits: &Limits<'a>,
-    ) -> HistorySearch<'a> {
+    ) -> HistorySearch<'a, T> {
         HistorySearch {
             depth,
+            game,
             stop: limits.stop,
             deadline: limits.deadline,
             stopped: false,
@@ -200,21 +203,28 @@ impl<'a> HistorySearch<'a> {
         !self.children(&root, 0, pos.turn, &fates).is_empty()
     }
 
-    /// Whether `node` is where a game starts; every man asked to have moved has.
+    /// Whether `node` is where a game starts (under Taxi with the starting cash, White's
+    /// first income received); every man asked to have moved has.
     fn is_game_start(&self, node: &Node, fates: &[Fate]) -> bool {
+        let start_cash = self
+            .game
+            .taxi
+            .map_or([0, 0], |t| [(t.start + t.income) as u64, t.start as u64]);
         node.pos.turn == Color::White
             && node.pos.board == self.start
             && node.phantoms.is_empty()
+            && node.pos.cash.map(u64::from) == start_cash
             && fates.iter().enumerate().all(|(i, f)| {
                 !matches!(f, Fate::ArrivedAt(_))
                     || node.ident[self.men_squares[i].index()] != i as u8 + 1
             })
     }
 
+    /// The frame of the position before `r`; the move was played on its board.
     fn frame_of(&self, child: &Node, r: &Retraction) -> Frame {
         Frame {
             occupied: child.pos.board.occupied() | child.phantoms,
-            path: r.path(),
+            path: r.path(self.game.geo(child.pos.dx)),
         }
     }
 
@@ -291,13 +301,11 @@ impl<'a> HistorySearch<'a> {
             }
         }
         let mut raw = Vec::new();
-        retractions(&node.pos, node.phantoms, &mut raw);
+        self.game.retractions(&node.pos, node.phantoms, &mut raw);
         let mut out = Vec::new();
         for r in raw {
-            let moved: &[Square] = match r.castle {
-                Some((_, rook_to)) => &[r.to, rook_to],
-                None => &[r.to],
-            };
+            let arrivals = r.arrivals();
+            let moved = arrivals.as_slice();
             if forced.is_some_and(|sq| !moved.contains(&sq)) {
                 continue;
             }
@@ -312,10 +320,12 @@ impl<'a> HistorySearch<'a> {
                     continue;
                 }
             }
-            let pos = unplay(&node.pos, &r);
-            let changes_material =
-                r.captured.is_some() || r.role == Role::Pawn || r.promoted.is_some();
-            if changes_material && material(&pos.board).is_some() {
+            let Some(pos) = self.game.unplay(&node.pos, &r) else {
+                continue;
+            };
+            let changes_material = r.shock.is_none()
+                && (r.captured.is_some() || r.role == Role::Pawn || r.promoted.is_some());
+            if changes_material && material(self.game, &pos.board).is_some() {
                 continue;
             }
             let mut child = *node;
@@ -323,16 +333,7 @@ impl<'a> HistorySearch<'a> {
             for sq in moved {
                 child.ident[sq.index()] = 0;
             }
-            child.leave[r.from.index()] = depth as u8;
-            if let Some((rook_from, _)) = r.castle {
-                child.leave[rook_from.index()] = depth as u8;
-            }
-            if r.captured.is_some() {
-                let sq = if r.en_passant {
-                    r.en_passant_victim()
-                } else {
-                    r.to
-                };
+            for sq in r.departures() {
                 child.leave[sq.index()] = depth as u8;
             }
             // The side that moved before (not to move in the earlier position) may not
@@ -341,8 +342,7 @@ impl<'a> HistorySearch<'a> {
             let Some(king) = child.pos.board.king(them) else {
                 continue;
             };
-            let occupied = child.pos.board.occupied() | child.phantoms;
-            let checkers = attackers(&Standard, &child.pos.board, king, mover, occupied);
+            let checkers = self.game.checkers(&child.pos, them, child.phantoms);
             if checkers.is_empty() {
                 out.push((r, child));
             } else if self.timer.is_some() {
@@ -387,7 +387,7 @@ impl<'a> HistorySearch<'a> {
             return vec![node];
         };
         let rest = checkers.without(checker);
-        let line = Standard.between(checker, king);
+        let line = self.game.geo(node.pos.dx).between(checker, king);
         let mut out = Vec::new();
         for d in 1..=depth {
             if node.falls_used & 1 << d != 0 {

@@ -1,27 +1,32 @@
 //! Retro-analysis (rules.md section 6): is a diagram legal, what can the last move have
 //! been, and which men are proved ticking under a Trapdoor board.
 //!
-//! `retraction` takes FIDE moves back, `soundness` holds the checks a placement passes on
-//! its own, `history` searches sequences of retractions. This module asks the questions
-//! and gathers the report. It works on the standard board with FIDE moves, with or
-//! without Trapdoor timers.
+//! `game` knows the board and economy a position stands on, `retraction` takes moves
+//! back, `soundness` holds the checks a placement passes on its own, `history` searches
+//! sequences of retractions. This module asks the questions and gathers the report. It
+//! serves every single-board game: the standard and the Earthquake board (with or
+//! without aftershocks), with or without Taxi and Trapdoor timers.
 //!
 //! Depth: under Trapdoor T the histories are 2T half-moves deep (T moves of each side:
 //! every arrival a timer can still remember); without timers `depth` half-moves
 //! (`DEFAULT_DEPTH`), enough to see what the last move needed before it.
 
+pub mod game;
 pub mod history;
 pub mod retraction;
 pub mod soundness;
 
 use crate::bitboard::Bitboard;
+use crate::game::{AnyGame, Game};
+use crate::geometry::{Geometry, Terrain};
 use crate::position::Position;
 use crate::problem::Problem;
 use crate::search::Limits;
 use crate::trapdoor::FallOrder;
 use crate::types::{Color, Piece, Role, Square};
+pub use game::RetroGame;
 use history::{Fate, HistorySearch};
-pub use retraction::{Retraction, RetroPosition};
+pub use retraction::{LastShock, Retraction, RetroPosition};
 pub use soundness::Illegality;
 use std::sync::atomic::AtomicBool;
 use thiserror::Error;
@@ -33,6 +38,10 @@ impl RetroPosition {
             turn: pos.turn(),
             castling: pos.castling(),
             ep: pos.ep_square(),
+            cash: [Color::White, Color::Black].map(|c| pos.cash(c).min(u16::MAX as u32) as u16),
+            dx: pos.quake().dx,
+            shocks: pos.quake().shocks,
+            last_shock: LastShock::Stated(pos.quake().no_return),
         }
     }
 }
@@ -40,6 +49,8 @@ impl RetroPosition {
 /// What the analysis assumes and how far it may go.
 #[derive(Clone, Debug)]
 pub struct RetroOptions {
+    /// The board and economy: the standard or an Earthquake board, Taxi or not.
+    pub game: AnyGame,
     /// Trapdoor timer T (None: no timers).
     pub timer: Option<u8>,
     /// Timers the position file states (`timers`), taken as facts of the history.
@@ -60,6 +71,7 @@ pub const DEFAULT_NODES: u64 = 2_000_000;
 impl Default for RetroOptions {
     fn default() -> RetroOptions {
         RetroOptions {
+            game: AnyGame::Standard(Game::fide()),
             timer: None,
             given: Vec::new(),
             depth: DEFAULT_DEPTH,
@@ -71,8 +83,6 @@ impl Default for RetroOptions {
 /// A problem the retro module does not analyse.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Unsupported {
-    #[error("retro-analysis covers the standard board with FIDE moves and Trapdoor timers; Taxi and Earthquake are not supported")]
-    Variant,
     #[error("retro-analysis follows the mate-first order; falls-first is not supported")]
     FallsFirst,
 }
@@ -86,9 +96,6 @@ impl RetroOptions {
         nodes: u64,
     ) -> Result<RetroOptions, Unsupported> {
         let rules = problem.game.rules();
-        if rules.taxi.is_some() || problem.game.earthquake(&problem.position).is_some() {
-            return Err(Unsupported::Variant);
-        }
         if rules
             .trapdoor
             .is_some_and(|t| t.order != FallOrder::MateFirst)
@@ -97,6 +104,7 @@ impl RetroOptions {
         }
         let timers = problem.position.timers();
         Ok(RetroOptions {
+            game: problem.game.clone(),
             timer: rules.trapdoor.map(|t| t.timer),
             given: timers.ticking().map(|sq| (sq, timers.left(sq))).collect(),
             depth: depth.clamp(1, MAX_DEPTH),
@@ -168,12 +176,26 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
 /// `analyse` that ends within a fraction of a second of `limits.stop` being set or the
 /// deadline passing, with what it proved by then (`stopped` says so).
 pub fn analyse_within(pos: &RetroPosition, opts: &RetroOptions, limits: &Limits) -> RetroReport {
+    let displaced = !matches!(opts.game, AnyGame::Standard(_));
+    crate::with_game!(&opts.game, g => {
+        let game = RetroGame::new(g.terrain.clone(), g.rules().taxi, displaced);
+        analyse_on(&game, pos, opts, limits)
+    })
+}
+
+/// `analyse_within` on the board and economy of `game`.
+fn analyse_on<T: Terrain>(
+    game: &RetroGame<T>,
+    pos: &RetroPosition,
+    opts: &RetroOptions,
+    limits: &Limits,
+) -> RetroReport {
     let depth = match opts.timer {
         Some(t) => 2 * t as u32,
         None => opts.depth.max(1),
     };
     let mut report = RetroReport {
-        illegal: soundness::static_checks(pos),
+        illegal: soundness::static_checks(game, pos),
         mover: !pos.turn,
         last_moves: Vec::new(),
         ticking: Vec::new(),
@@ -187,7 +209,7 @@ pub fn analyse_within(pos: &RetroPosition, opts: &RetroOptions, limits: &Limits)
     if !report.illegal.is_empty() {
         return report;
     }
-    let mut search = HistorySearch::new(pos, depth, opts.timer, opts.nodes, limits);
+    let mut search = HistorySearch::new(game, pos, depth, opts.timer, opts.nodes, limits);
     let men: Vec<Square> = search.men().to_vec();
     let mut fates = vec![Fate::Free; men.len()];
     let timer = opts.timer.unwrap_or(0);
@@ -206,13 +228,13 @@ pub fn analyse_within(pos: &RetroPosition, opts: &RetroOptions, limits: &Limits)
         .map(|(r, _)| *r)
         .collect();
     if report.last_moves.is_empty() {
-        report.illegal = explain_illegal(pos, depth, opts, &fates, limits);
+        report.illegal = explain_illegal(game, pos, depth, opts, &fates, limits);
         report.complete = !search.exhausted;
         report.stopped = search.stopped;
         report.nodes = search.nodes;
         return report;
     }
-    report.en_passant = proved_en_passant(pos, &report.last_moves);
+    report.en_passant = proved_en_passant(game.geo(pos.dx), pos, &report.last_moves);
     // Every last move's question finished: some history exists, so a question about one
     // man that finished with "no" is a proof even if a later one is cut short. (Were
     // the diagram illegal, every such "no" would hold of no history at all.)
@@ -236,8 +258,10 @@ pub fn analyse_within(pos: &RetroPosition, opts: &RetroOptions, limits: &Limits)
 }
 
 /// Names what makes a diagram with no kept history illegal: a castling or en passant
-/// right that no history allows, a check no move gives, or no history at all.
-fn explain_illegal(
+/// right that no history allows, Taxi cash that none reaches, a check no move gives, or
+/// no history at all.
+fn explain_illegal<T: Terrain>(
+    game: &RetroGame<T>,
     pos: &RetroPosition,
     depth: u32,
     opts: &RetroOptions,
@@ -245,7 +269,7 @@ fn explain_illegal(
     limits: &Limits,
 ) -> Vec<Illegality> {
     let has_history = |p: &RetroPosition| {
-        let mut s = HistorySearch::new(p, depth, opts.timer, opts.nodes, limits);
+        let mut s = HistorySearch::new(game, p, depth, opts.timer, opts.nodes, limits);
         // A "yes" cut short by a limit is no history: it names no reason.
         s.exists(p, fates) && !s.exhausted
     };
@@ -274,16 +298,29 @@ fn explain_illegal(
     if !found.is_empty() {
         return found;
     }
+    if game.taxi.is_some() {
+        // Ample cash pays for any history the placement has: if one exists with it, the
+        // diagram's amount is what no history reaches.
+        const AMPLE: u16 = 4096;
+        for color in Color::ALL {
+            let mut richer = *pos;
+            richer.cash[color.index()] = pos.cash[color.index()].saturating_add(AMPLE);
+            if has_history(&richer) {
+                found.push(Illegality::UnreachableCash {
+                    side: color.name(),
+                    cash: pos.cash[color.index()] as u32,
+                    depth,
+                });
+            }
+        }
+        if !found.is_empty() {
+            return found;
+        }
+    }
     let us = pos.turn;
-    if let Some(king) = pos.board.king(us) {
-        let checkers = crate::attacks::attackers(
-            &crate::geometry::Standard,
-            &pos.board,
-            king,
-            !us,
-            pos.board.occupied(),
-        );
-        let mut s = HistorySearch::new(pos, depth, opts.timer, opts.nodes, limits);
+    if pos.board.king(us).is_some() {
+        let checkers = game.checkers(pos, us, Bitboard::EMPTY);
+        let mut s = HistorySearch::new(game, pos, depth, opts.timer, opts.nodes, limits);
         if checkers.is_nonempty() && !s.check_explained(pos) {
             let names: Vec<String> = checkers
                 .map(|sq| {
@@ -301,25 +338,31 @@ fn explain_illegal(
 }
 
 /// An en passant right the diagram does not state but every kept history proves: each
-/// candidate last move is the same double step, and a pawn stands beside it to take.
-fn proved_en_passant(pos: &RetroPosition, last_moves: &[Retraction]) -> Option<Square> {
+/// candidate last move is the same double step, and a pawn of the side to move attacks
+/// the square it passed (on `geo`, the board it was played on).
+fn proved_en_passant<G: Geometry>(
+    geo: &G,
+    pos: &RetroPosition,
+    last_moves: &[Retraction],
+) -> Option<Square> {
     if pos.ep.is_some() {
         return None;
     }
     let first = last_moves.first()?;
+    let passed = geo.pawn_step(first.mover, first.from).first()?;
     let double = first.role == Role::Pawn
+        && first.shock.is_none()
+        && first.captured.is_none()
         && first.promoted.is_none()
-        && first.from.file() == first.to.file()
-        && first.from.rank().abs_diff(first.to.rank()) == 2;
+        && first.from.relative_rank(first.mover) == 1
+        && geo.pawn_step(first.mover, passed).contains(first.to);
     if !double || last_moves.iter().any(|r| r != first) {
         return None;
     }
-    let passed = Square::from_coords(first.to.file(), (first.from.rank() + first.to.rank()) / 2);
     let takers = pos.board.by_piece(pos.turn, Role::Pawn);
-    let beside = Bitboard::rank(first.to.rank())
-        & (Bitboard::file(first.to.file().saturating_sub(1))
-            | Bitboard::file((first.to.file() + 1).min(7)));
-    (takers & beside).is_nonempty().then_some(passed)
+    (takers & geo.pawn_attacks(first.mover, passed))
+        .is_nonempty()
+        .then_some(passed)
 }
 
 /// What the histories found so far show about each man: that it can have stayed, and
@@ -330,7 +373,7 @@ struct Seen {
 }
 
 impl Seen {
-    fn learn(&mut self, men: &[Square], search: &HistorySearch) {
+    fn learn<T: Terrain>(&mut self, men: &[Square], search: &HistorySearch<T>) {
         if search.query_exhausted {
             return;
         }
@@ -349,10 +392,10 @@ impl Seen {
 
 /// Questions per man: can it have stayed? If not, which of its owner's moves can have
 /// been its last? Histories found along the way answer questions before they are asked.
-fn prove_ticking(
+fn prove_ticking<T: Terrain>(
     pos: &RetroPosition,
     timer: u8,
-    search: &mut HistorySearch,
+    search: &mut HistorySearch<T>,
     base: &[Fate],
     report: &mut RetroReport,
 ) {
@@ -361,7 +404,7 @@ fn prove_ticking(
         can_stay: vec![false; men.len()],
         arrived: vec![Vec::new(); men.len()],
     };
-    let ask = |search: &mut HistorySearch, seen: &mut Seen, fates: &[Fate]| {
+    let ask = |search: &mut HistorySearch<T>, seen: &mut Seen, fates: &[Fate]| {
         let found = search.exists(pos, fates);
         if found {
             seen.learn(&men, search);
@@ -416,10 +459,7 @@ fn arrivals(men: &[Square], history: &[Retraction]) -> Vec<Option<u8>> {
     let mut result = vec![None; men.len()];
     for (i, r) in history.iter().enumerate() {
         let depth = i as u32 + 1;
-        let mut moved = vec![r.to];
-        if let Some((_, rook_to)) = r.castle {
-            moved.push(rook_to);
-        }
+        let moved = r.arrivals();
         for (m, place) in at.iter_mut().enumerate() {
             if let Some(sq) = *place {
                 if moved.contains(&sq) {
@@ -435,10 +475,10 @@ fn arrivals(men: &[Square], history: &[Retraction]) -> Vec<Option<u8>> {
 
 /// Timer assignments over the proved men (with the file's timers) that a history allows;
 /// None when there are too many to examine.
-fn scenarios(
+fn scenarios<T: Terrain>(
     pos: &RetroPosition,
     timer: u8,
-    search: &mut HistorySearch,
+    search: &mut HistorySearch<T>,
     base: &[Fate],
     men: &[Square],
     ticking: &[Ticking],

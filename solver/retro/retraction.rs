@@ -1,25 +1,44 @@
-//! Retractions: FIDE moves taken back (rules.md 6.1). A retraction names the move as it
-//! was played forward (with the man it captured, now put back) and turns a position into
+//! Retractions: moves taken back (rules.md 6.1). A retraction names the move as it was
+//! played forward (with the man it captured, now put back) and turns a position into
 //! the one before that move. Whether the earlier position could have stood on the board
-//! is the business of `soundness` and `history`; here only the board's geometry and the
-//! way each kind of move changes the placement are known.
+//! is the business of `soundness` and `history`; here only the board's geometry (through
+//! `RetroGame`, so every single-board game is served), the way each kind of move changes
+//! the placement, and under Taxi the cash it moved, are known.
 
-use crate::attacks::{is_attacked, piece_attacks};
+use super::game::{capturable, RetroGame};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::geometry::{Geometry, Standard};
+use crate::geometry::{Geometry, Shifting, Terrain};
 use crate::types::{Color, Piece, Role, Square};
 use std::fmt;
 
+/// What a position says about an aftershock just played (rules.md 3.7): a diagram
+/// states it (the dx that may not be restored is the one the last move left); an
+/// earlier position of a history leaves it open, except that its last move cannot have
+/// been an aftershock the next move undid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LastShock {
+    /// The last move was an aftershock from this dx (`Some`), or was not one (`None`).
+    Stated(Option<i8>),
+    /// Any last move; an aftershock only from another dx than `barred`.
+    Open { barred: Option<i8> },
+}
+
 /// A position as retro-analysis sees it: placement, side to move, the castling rights
-/// that are asserted (their king and rooks never moved) and an en passant square that
-/// asserts the last move was that pawn's double step.
+/// that are asserted (their king and rooks never moved), an en passant square that
+/// asserts the last move was that pawn's double step, and the variant state a history
+/// changes: Taxi cash (rules.md 2, zero without Taxi) and the aftershock state (the
+/// lower half's dx and the uses left; zero without aftershocks).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RetroPosition {
     pub board: Board,
     pub turn: Color,
     pub castling: Bitboard,
     pub ep: Option<Square>,
+    pub cash: [u16; 2],
+    pub dx: i8,
+    pub shocks: [u8; 2],
+    pub last_shock: LastShock,
 }
 
 /// A move taken back. `role` is the moving man's role before the move (a pawn for a
@@ -32,9 +51,13 @@ pub struct Retraction {
     pub to: Square,
     pub promoted: Option<Role>,
     pub captured: Option<Role>,
-    pub en_passant: bool,
+    /// En passant: the square of the pawn taken.
+    pub en_passant: Option<Square>,
     /// Castling: the rook's squares before and after.
     pub castle: Option<(Square, Square)>,
+    /// An aftershock (rules.md 3.7): the lower half's dx before and after it. No man
+    /// moved; `role`, `from` and `to` mean nothing.
+    pub shock: Option<(i8, i8)>,
 }
 
 impl Retraction {
@@ -46,8 +69,9 @@ impl Retraction {
             to,
             promoted: None,
             captured: None,
-            en_passant: false,
+            en_passant: None,
             castle: None,
+            shock: None,
         }
     }
 
@@ -56,36 +80,62 @@ impl Retraction {
         self.promoted.unwrap_or(self.role)
     }
 
-    /// The square of the man taken en passant.
-    pub fn en_passant_victim(&self) -> Square {
-        Square::from_coords(self.to.file(), self.from.rank())
+    /// The squares men arrived on by the move: none for an aftershock, two for castling.
+    pub fn arrivals(&self) -> Vec<Square> {
+        match (self.shock, self.castle) {
+            (Some(_), _) => Vec::new(),
+            (None, Some((_, rook_to))) => vec![self.to, rook_to],
+            (None, None) => vec![self.to],
+        }
+    }
+
+    /// The squares men left by the move (before it), and the captured man's square.
+    pub fn departures(&self) -> Vec<Square> {
+        if self.shock.is_some() {
+            return Vec::new();
+        }
+        let mut left = vec![self.from];
+        if let Some((rook_from, _)) = self.castle {
+            left.push(rook_from);
+        }
+        if self.captured.is_some() {
+            left.push(self.en_passant.unwrap_or(self.to));
+        }
+        left
     }
 
     /// Squares the move crossed or used, besides `from` and `to`: a ride's path, the
-    /// square a double step passed, castling's paths. Nothing may have stood on them
-    /// while the move was played.
-    pub fn path(&self) -> Bitboard {
-        let geo = Standard;
+    /// square a double step passed, castling's paths, on `geo` (the board the move was
+    /// played on). Nothing may have stood on them while the move was played.
+    pub fn path<G: Geometry>(&self, geo: &G) -> Bitboard {
+        if self.shock.is_some() {
+            return Bitboard::EMPTY;
+        }
         let mut path = Bitboard::from_square(self.from).with(self.to);
-        if matches!(self.role, Role::Bishop | Role::Rook | Role::Queen)
-            || (self.role == Role::Pawn && self.from.file() == self.to.file())
-        {
+        if matches!(self.role, Role::Bishop | Role::Rook | Role::Queen) {
             path |= geo.between(self.from, self.to);
         }
-        if let Some((rook_from, rook_to)) = self.castle {
-            path |= geo.between(self.from, self.to)
-                | geo.between(rook_from, rook_to)
-                | Bitboard::from_square(rook_from).with(rook_to);
+        if self.role == Role::Pawn && self.captured.is_none() {
+            // The cell a double step passed (a single step's is `to` itself).
+            path |= geo.pawn_step(self.mover, self.from);
         }
-        if self.en_passant {
-            path = path.with(self.en_passant_victim());
+        if let Some((rook_from, rook_to)) = self.castle {
+            path |= Bitboard::from_square(rook_from).with(rook_to)
+                | named_between(self.from, self.to)
+                | named_between(rook_from, rook_to);
+        }
+        if let Some(victim) = self.en_passant {
+            path = path.with(victim);
         }
         path
     }
 
     /// Coordinate notation of the forward move (formats.md 2): `e2e4`, `e7e8q`, castling
-    /// as the king's move.
+    /// as the king's move, an aftershock as `~DX`.
     pub fn coord(&self) -> String {
+        if let Some((_, after)) = self.shock {
+            return format!("~{after}");
+        }
         let promo = self
             .promoted
             .map(|r| r.char().to_string())
@@ -94,10 +144,21 @@ impl Retraction {
     }
 }
 
+/// Squares strictly between two squares of one rank, by name (castling, rules.md 3.6).
+fn named_between(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = (a.file().min(b.file()), a.file().max(b.file()));
+    ((lo + 1)..hi).fold(Bitboard::EMPTY, |bb, f| {
+        bb.with(Square::from_coords(f, a.rank()))
+    })
+}
+
 /// Long notation of the forward move with the captured man named: `Bf1xNc4`, `d7-d5`,
-/// `e5xd6 e.p.`, `b7xRa8=Q`, `O-O`.
+/// `e5xd6 e.p.`, `b7xRa8=Q`, `O-O`, `~3`.
 impl fmt::Display for Retraction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((_, after)) = self.shock {
+            return write!(f, "~{after}");
+        }
         if let Some((rook_from, _)) = self.castle {
             return f.write_str(if rook_from.file() == 7 {
                 "O-O"
@@ -110,7 +171,7 @@ impl fmt::Display for Retraction {
         }
         write!(f, "{}", self.from)?;
         match self.captured {
-            Some(_) if self.en_passant => write!(f, "x{} e.p.", self.to)?,
+            Some(_) if self.en_passant.is_some() => write!(f, "x{} e.p.", self.to)?,
             Some(role) => write!(f, "x{}{}", role.upper(), self.to)?,
             None => write!(f, "-{}", self.to)?,
         }
@@ -119,40 +180,6 @@ impl fmt::Display for Retraction {
         }
         Ok(())
     }
-}
-
-/// Men that a move onto `sq` can have captured: never a king, and a pawn only where
-/// pawns can stand.
-fn capturable(sq: Square) -> &'static [Role] {
-    const WITH_PAWN: [Role; 5] = [
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-    ];
-    if sq.rank() == 0 || sq.rank() == 7 {
-        &WITH_PAWN[..4]
-    } else {
-        &WITH_PAWN
-    }
-}
-
-/// One step towards `color`'s own side (a pawn's step taken back), if on the board.
-fn step_back(color: Color, sq: Square) -> Option<Square> {
-    let rank = sq.rank() as i32 + color.fold(-1, 1);
-    (0..8)
-        .contains(&rank)
-        .then(|| Square::from_coords(sq.file(), rank as u8))
-}
-
-fn beside(sq: Square) -> impl Iterator<Item = Square> {
-    [-1i32, 1].into_iter().filter_map(move |df| {
-        let file = sq.file() as i32 + df;
-        (0..8)
-            .contains(&file)
-            .then(|| Square::from_coords(file as u8, sq.rank()))
-    })
 }
 
 /// The king and rook of an asserted castling right never moved: they are frozen.
@@ -169,147 +196,269 @@ pub fn frozen(pos: &RetroPosition, color: Color) -> Bitboard {
     rooks | king
 }
 
-/// Every retraction of the side that just moved (`!pos.turn`) that the placement allows:
-/// the squares it comes back to are empty (`blockers` adds squares held by men the board
-/// does not show), a ride's path is clear, pawns move backwards, captured men are put
-/// back, and castling and en passant are undone. An en passant square in `pos` admits
-/// only the double step it records. Whether the earlier position is sound is not
-/// checked here.
-pub fn retractions(pos: &RetroPosition, blockers: Bitboard, out: &mut Vec<Retraction>) {
-    let geo = Standard;
-    let mover = !pos.turn;
-    let board = &pos.board;
-    let occupied = board.occupied() | blockers;
-    let empty = !occupied;
-    let with_captures = |r: Retraction, out: &mut Vec<Retraction>| {
-        for &role in capturable(r.to) {
-            out.push(Retraction {
-                captured: Some(role),
-                ..r
-            });
-        }
-    };
+impl<T: Terrain> RetroGame<T> {
+    /// Every retraction of the side that just moved (`!pos.turn`) that the placement
+    /// allows on the board in force: the squares it comes back to exist and are empty
+    /// (`blockers` adds squares held by men the board does not show), a ride's path is
+    /// clear, pawns move physically backwards, captured men are put back, castling, en
+    /// passant and aftershocks are undone. An en passant square in `pos` admits only the
+    /// double step it records, a stated aftershock only itself. Whether the earlier
+    /// position is sound is not checked here.
+    pub fn retractions(&self, pos: &RetroPosition, blockers: Bitboard, out: &mut Vec<Retraction>) {
+        let geo = self.geo(pos.dx);
+        let mover = !pos.turn;
+        let board = &pos.board;
+        let occupied = board.occupied() | blockers;
+        let empty = geo.squares() - occupied;
+        let step_back = |sq: Square| geo.pawn_step(!mover, sq).first();
+        let with_captures = |r: Retraction, out: &mut Vec<Retraction>| {
+            for &role in capturable(self, !mover, r.to) {
+                out.push(Retraction {
+                    captured: Some(role),
+                    ..r
+                });
+            }
+        };
 
-    if let Some(ep) = pos.ep {
-        // The last move was the double step over `ep`, and nothing else.
-        let (Some(to), Some(from)) = (step_back(!mover, ep), step_back(mover, ep)) else {
+        match pos.last_shock {
+            LastShock::Stated(Some(before)) => {
+                self.unshock(pos, before, blockers, out);
+                return;
+            }
+            LastShock::Open { barred } if self.shifts() && pos.ep.is_none() => {
+                for before in Shifting::MIN_DX..=Shifting::MAX_DX {
+                    if before != pos.dx && Some(before) != barred {
+                        self.unshock(pos, before, blockers, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+
+        if let Some(ep) = pos.ep {
+            // The last move was the double step over `ep`, and nothing else.
+            let (Some(to), Some(from)) = (geo.pawn_step(mover, ep).first(), step_back(ep)) else {
+                return;
+            };
+            if board.piece_at(to) == Some(Piece::new(mover, Role::Pawn))
+                && empty.contains(ep)
+                && empty.contains(from)
+                && from.relative_rank(mover) == 1
+            {
+                out.push(Retraction::plain(mover, Role::Pawn, from, to));
+            }
+            return;
+        }
+
+        let frozen = frozen(pos, mover);
+        for (to, piece) in board.pieces() {
+            if piece.color != mover || frozen.contains(to) {
+                continue;
+            }
+            match piece.role {
+                Role::Pawn => {
+                    if let Some(back) = step_back(to).filter(|&b| empty.contains(b)) {
+                        if self.pawn_may_stand(mover, back) {
+                            out.push(Retraction::plain(mover, Role::Pawn, back, to));
+                        }
+                        if let Some(start) = step_back(back) {
+                            if empty.contains(start) && start.relative_rank(mover) == 1 {
+                                out.push(Retraction::plain(mover, Role::Pawn, start, to));
+                            }
+                        }
+                    }
+                    for from in geo.pawn_attacks(!mover, to) & empty {
+                        if !self.pawn_may_stand(mover, from) {
+                            continue;
+                        }
+                        with_captures(Retraction::plain(mover, Role::Pawn, from, to), out);
+                        // En passant: the taken pawn had just passed `to`, from the
+                        // square beyond it (its second rank) to the one before it.
+                        let victim = geo.pawn_step(!mover, to).first();
+                        let origin = geo.pawn_step(mover, to).first();
+                        if let (Some(victim), Some(origin)) = (victim, origin) {
+                            if empty.contains(victim)
+                                && empty.contains(origin)
+                                && origin.relative_rank(!mover) == 1
+                            {
+                                out.push(Retraction {
+                                    captured: Some(Role::Pawn),
+                                    en_passant: Some(victim),
+                                    ..Retraction::plain(mover, Role::Pawn, from, to)
+                                });
+                            }
+                        }
+                    }
+                }
+                role => {
+                    if to.relative_rank(mover) == 7 && role != Role::King {
+                        // A promotion taken back: the pawn returns behind the square.
+                        let promoted = |from| Retraction {
+                            promoted: Some(role),
+                            ..Retraction::plain(mover, Role::Pawn, from, to)
+                        };
+                        if let Some(back) = step_back(to) {
+                            if empty.contains(back) && self.pawn_may_stand(mover, back) {
+                                out.push(promoted(back));
+                            }
+                        }
+                        for from in geo.pawn_attacks(!mover, to) & empty {
+                            if self.pawn_may_stand(mover, from) {
+                                with_captures(promoted(from), out);
+                            }
+                        }
+                    }
+                    let sources =
+                        crate::attacks::piece_attacks(geo, role, mover, to, occupied) & empty;
+                    for from in sources {
+                        let r = Retraction::plain(mover, role, from, to);
+                        out.push(r);
+                        with_captures(r, out);
+                    }
+                    if role == Role::King {
+                        self.uncastle(pos, to, empty, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An aftershock from `before` to the current dx taken back: every man (and every
+    /// man that fell later, in `blockers`) stood on a square of the earlier board.
+    fn unshock(
+        &self,
+        pos: &RetroPosition,
+        before: i8,
+        blockers: Bitboard,
+        out: &mut Vec<Retraction>,
+    ) {
+        let Some(earlier) = self.terrain.shifted(before) else {
             return;
         };
-        if board.piece_at(to) == Some(Piece::new(mover, Role::Pawn))
-            && empty.contains(ep)
-            && empty.contains(from)
+        if before == pos.dx
+            || pos.ep.is_some()
+            || !((pos.board.occupied() | blockers) - earlier.squares()).is_empty()
         {
-            out.push(Retraction::plain(mover, Role::Pawn, from, to));
+            return;
         }
-        return;
+        let nowhere = Square::new(0);
+        out.push(Retraction {
+            shock: Some((before, pos.dx)),
+            ..Retraction::plain(!pos.turn, Role::King, nowhere, nowhere)
+        });
     }
 
-    let frozen = frozen(pos, mover);
-    for (to, piece) in board.pieces() {
-        if piece.color != mover || frozen.contains(to) {
-            continue;
+    /// Castling taken back (standard set-up only, on the named squares of the back rank,
+    /// rules.md 3.6): the king on g1 or c1 with the rook beside it returns to e1 and the
+    /// corner. The king may not have been in check or crossed an attacked square (an
+    /// affordable attack under Taxi); the right was in force before the move.
+    fn uncastle(
+        &self,
+        pos: &RetroPosition,
+        king_to: Square,
+        empty: Bitboard,
+        out: &mut Vec<Retraction>,
+    ) {
+        let mover = !pos.turn;
+        let back = mover.fold(0, 7);
+        if king_to.rank() != back {
+            return;
         }
-        let rank = to.relative_rank(mover);
-        match piece.role {
-            Role::Pawn => {
-                if rank < 2 {
-                    continue;
-                }
-                let back = step_back(mover, to).expect("a pawn above its second rank");
-                if empty.contains(back) {
-                    out.push(Retraction::plain(mover, Role::Pawn, back, to));
-                    if rank == 3 {
-                        let start = step_back(mover, back).expect("rank 2 exists");
-                        if empty.contains(start) {
-                            out.push(Retraction::plain(mover, Role::Pawn, start, to));
-                        }
-                    }
-                }
-                for from in beside(back) {
-                    if !empty.contains(from) {
-                        continue;
-                    }
-                    with_captures(Retraction::plain(mover, Role::Pawn, from, to), out);
-                    if rank == 5 {
-                        // En passant: the taken pawn stood beside `from`, having just
-                        // passed `to` from the square in front of it.
-                        let victim = Square::from_coords(to.file(), from.rank());
-                        let origin = step_back(!mover, to).expect("rank 7 exists");
-                        if empty.contains(victim) && empty.contains(origin) {
-                            out.push(Retraction {
-                                captured: Some(Role::Pawn),
-                                en_passant: true,
-                                ..Retraction::plain(mover, Role::Pawn, from, to)
-                            });
-                        }
-                    }
-                }
-            }
-            role => {
-                if rank == 7 && role != Role::King {
-                    // A promotion taken back: the pawn returns to the seventh rank.
-                    let back = step_back(mover, to).expect("rank 7 exists");
-                    let promoted = |from| Retraction {
-                        promoted: Some(role),
-                        ..Retraction::plain(mover, Role::Pawn, from, to)
-                    };
-                    if empty.contains(back) {
-                        out.push(promoted(back));
-                    }
-                    for from in beside(back) {
-                        if empty.contains(from) {
-                            with_captures(promoted(from), out);
-                        }
-                    }
-                }
-                for from in piece_attacks(&geo, role, mover, to, occupied) & empty {
-                    let r = Retraction::plain(mover, role, from, to);
-                    out.push(r);
-                    with_captures(r, out);
-                }
-                if role == Role::King {
-                    uncastle(pos, to, empty, out);
-                }
-            }
+        let sq = |file| Square::from_coords(file, back);
+        let (rook_from, rook_to, crossed) = match king_to.file() {
+            6 => (sq(7), sq(5), sq(5)),
+            2 => (sq(0), sq(3), sq(3)),
+            _ => return,
+        };
+        let king_from = sq(4);
+        let rook = Piece::new(mover, Role::Rook);
+        let mut clear = Bitboard::from_square(king_from).with(rook_from);
+        if rook_from.file() == 0 {
+            clear = clear.with(sq(1));
         }
+        if pos.board.piece_at(rook_to) != Some(rook) || !(clear - empty).is_empty() {
+            return;
+        }
+        let r = Retraction {
+            castle: Some((rook_from, rook_to)),
+            ..Retraction::plain(mover, Role::King, king_from, king_to)
+        };
+        let Some(before) = self.unplay(pos, &r) else {
+            return;
+        };
+        if self.attacked(&before, king_from, !mover) || self.attacked(&before, crossed, !mover) {
+            return;
+        }
+        out.push(r);
     }
-}
 
-/// Castling taken back (standard set-up only): the king on g1 or c1 with the rook beside
-/// it returns to e1 and the corner. The king may not have been in check or crossed an
-/// attacked square; the right was in force before the move.
-fn uncastle(pos: &RetroPosition, king_to: Square, empty: Bitboard, out: &mut Vec<Retraction>) {
-    let mover = !pos.turn;
-    let back = mover.fold(0, 7);
-    if king_to.rank() != back {
-        return;
+    /// The position before the retracted move: the mover to move, the captured man
+    /// back, castling's right restored, the en passant square an en passant capture
+    /// needed, the earlier dx of an aftershock, and under Taxi the price given back and
+    /// the other side's income taken back. None when that cash cannot have been held:
+    /// the other side below zero, or the mover below the income it had just received.
+    pub fn unplay(&self, pos: &RetroPosition, r: &Retraction) -> Option<RetroPosition> {
+        let mut board = pos.board;
+        let mover = r.mover;
+        let mut castling = pos.castling;
+        let mut dx = pos.dx;
+        let mut shocks = pos.shocks;
+        let mut barred = None;
+        if let Some((before, after)) = r.shock {
+            dx = before;
+            shocks[mover.index()] = shocks[mover.index()].checked_add(1)?;
+            // The move before cannot have been an aftershock this one undid.
+            barred = Some(after);
+        } else if let Some((rook_from, rook_to)) = r.castle {
+            board = uncastled_board(&board, mover, r.to, r.from, rook_from, rook_to);
+            castling = castling.with(rook_from);
+        } else {
+            board.take(r.to, Piece::new(mover, r.arrived()));
+            board.put(r.from, Piece::new(mover, r.role));
+            if let Some(role) = r.captured {
+                board.put(r.en_passant.unwrap_or(r.to), Piece::new(!mover, role));
+            }
+        }
+        let mut before = RetroPosition {
+            board,
+            turn: mover,
+            castling,
+            ep: r.en_passant.map(|_| r.to),
+            cash: pos.cash,
+            dx,
+            shocks,
+            last_shock: LastShock::Open { barred },
+        };
+        if let Some(taxi) = &self.taxi {
+            let price = self.price(&before, r);
+            let paid = pos.cash[mover.index()] as u32 + price;
+            let other = (pos.cash[(!mover).index()] as u32).checked_sub(taxi.income)?;
+            if paid < taxi.income {
+                return None;
+            }
+            before.cash[mover.index()] = u16::try_from(paid).ok()?;
+            before.cash[(!mover).index()] = other as u16;
+        }
+        Some(before)
     }
-    let sq = |file| Square::from_coords(file, back);
-    let (rook_from, rook_to, crossed) = match king_to.file() {
-        6 => (sq(7), sq(5), sq(5)),
-        2 => (sq(0), sq(3), sq(3)),
-        _ => return,
-    };
-    let king_from = sq(4);
-    let rook = Piece::new(mover, Role::Rook);
-    let mut clear = Bitboard::from_square(king_from).with(rook_from);
-    if rook_from.file() == 0 {
-        clear = clear.with(sq(1));
+
+    /// The Taxi price of the retracted move, played in `before` (rules.md 2.1).
+    fn price(&self, before: &RetroPosition, r: &Retraction) -> u32 {
+        use crate::moves::{Move, MoveKind};
+        let geo = self.geo(before.dx);
+        let kind = if r.shock.is_some() {
+            return 0;
+        } else if r.castle.is_some() {
+            MoveKind::Castle
+        } else if r.en_passant.is_some() {
+            MoveKind::EnPassant
+        } else if let Some(role) = r.promoted {
+            MoveKind::Promotion(role)
+        } else {
+            MoveKind::Normal
+        };
+        crate::taxi::cost(geo, &before.board, Move::new(r.role, r.from, r.to, kind))
     }
-    if pos.board.piece_at(rook_to) != Some(rook) || !(clear - empty).is_empty() {
-        return;
-    }
-    let before = uncastled_board(&pos.board, mover, king_to, king_from, rook_from, rook_to);
-    let occupied = before.occupied();
-    if is_attacked(&Standard, &before, king_from, !mover, occupied)
-        || is_attacked(&Standard, &before, crossed, !mover, occupied)
-    {
-        return;
-    }
-    out.push(Retraction {
-        castle: Some((rook_from, rook_to)),
-        ..Retraction::plain(mover, Role::King, king_from, king_to)
-    });
 }
 
 fn uncastled_board(
@@ -326,33 +475,4 @@ fn uncastled_board(
     b.put(king_from, Piece::new(mover, Role::King));
     b.put(rook_from, Piece::new(mover, Role::Rook));
     b
-}
-
-/// The position before the retracted move: the mover to move, the captured man back,
-/// castling's right restored, and the en passant square an en passant capture needed.
-pub fn unplay(pos: &RetroPosition, r: &Retraction) -> RetroPosition {
-    let mut board = pos.board;
-    let mover = r.mover;
-    let mut castling = pos.castling;
-    if let Some((rook_from, rook_to)) = r.castle {
-        board = uncastled_board(&board, mover, r.to, r.from, rook_from, rook_to);
-        castling = castling.with(rook_from);
-    } else {
-        board.take(r.to, Piece::new(mover, r.arrived()));
-        board.put(r.from, Piece::new(mover, r.role));
-        if let Some(role) = r.captured {
-            let sq = if r.en_passant {
-                r.en_passant_victim()
-            } else {
-                r.to
-            };
-            board.put(sq, Piece::new(!mover, role));
-        }
-    }
-    RetroPosition {
-        board,
-        turn: mover,
-        castling,
-        ep: r.en_passant.then_some(r.to),
-    }
 }

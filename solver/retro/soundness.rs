@@ -3,11 +3,11 @@
 //! material beyond the original sets, pawn captures against the opponent's losses,
 //! castling and en passant rights. Each failure is reported by name.
 
+use super::game::RetroGame;
 use super::retraction::RetroPosition;
-use crate::attacks::attackers;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::geometry::Standard;
+use crate::geometry::Terrain;
 use crate::setup::{validate_en_passant, SetupError};
 use crate::types::{Color, Role, Square};
 use thiserror::Error;
@@ -49,13 +49,25 @@ pub enum Illegality {
         side: &'static str,
         checkers: String,
     },
+    #[error("{side} holds {cash}, less than the income of {income} it received before this turn")]
+    CashBelowIncome {
+        side: &'static str,
+        cash: u32,
+        income: u32,
+    },
+    #[error("{side}'s cash {cash} is reached by no history of {depth} retraction(s)")]
+    UnreachableCash {
+        side: &'static str,
+        cash: u32,
+        depth: u32,
+    },
     #[error("no sequence of {depth} retraction(s) leads back to a sound position")]
     NoLastMove { depth: u32 },
 }
 
 /// Checks of the placement alone (material, pawns), for both sides. Cheap enough to run
 /// on every earlier position a retraction produces.
-pub fn material(board: &Board) -> Option<Illegality> {
+pub fn material<T: Terrain>(game: &RetroGame<T>, board: &Board) -> Option<Illegality> {
     // Counts first, for both sides: the later checks subtract them from 16 and 8.
     for color in Color::ALL {
         let side = color.name();
@@ -71,7 +83,7 @@ pub fn material(board: &Board) -> Option<Illegality> {
     for color in Color::ALL {
         let side = color.name();
         let pawns = board.by_piece(color, Role::Pawn);
-        let promoted = promoted_men(board, color);
+        let promoted = promoted_men(board, color, game.displaced);
         let missing = 8 - pawns.count();
         if promoted > missing {
             return Some(Illegality::TooManyPromoted {
@@ -80,7 +92,7 @@ pub fn material(board: &Board) -> Option<Illegality> {
                 missing,
             });
         }
-        let needed = pawn_file_captures(pawns);
+        let needed = game.pawn_captures(color, pawns);
         let lost = 16 - board.by_color(!color).count();
         if needed > lost {
             return Some(Illegality::PawnCaptures {
@@ -95,9 +107,16 @@ pub fn material(board: &Board) -> Option<Illegality> {
 }
 
 /// Men of `color` beyond the original set, each of which a pawn must have become: queens
-/// beyond one, rooks and knights beyond two, bishops beyond one per square colour.
-fn promoted_men(board: &Board, color: Color) -> u32 {
+/// beyond one, rooks and knights beyond two, bishops beyond one per square colour (beyond
+/// two on an Earthquake board, where a bishop crossing the seam changes colour).
+fn promoted_men(board: &Board, color: Color, displaced: bool) -> u32 {
     let count = |role| board.by_piece(color, role).count();
+    if displaced {
+        return [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+            .iter()
+            .map(|&role| count(role).saturating_sub(if role == Role::Queen { 1 } else { 2 }))
+            .sum();
+    }
     let bishops = board.by_piece(color, Role::Bishop);
     let light = bishops.filter(|sq| sq.is_light()).count() as u32;
     let dark = bishops.count() - light;
@@ -122,25 +141,36 @@ pub fn pawn_file_captures(pawns: Bitboard) -> u32 {
     if used.count_ones() as usize == files.len() {
         return 0;
     }
+    cheapest_assignment(files.len(), |pawn, start| {
+        (files[pawn] - start as i32).unsigned_abs()
+    })
+}
+
+/// The cheapest way to give `n` pawns (at most 8) distinct starting files, `cost(pawn,
+/// file)` each: a small assignment solved over file subsets.
+pub fn cheapest_assignment(n: usize, cost: impl Fn(usize, usize) -> u32) -> u32 {
+    if n > 8 {
+        return u32::MAX;
+    }
     // best[mask]: cheapest assignment of the first popcount(mask) pawns to the files in
     // `mask`.
     let mut best = [u32::MAX; 256];
     best[0] = 0;
     for mask in 0usize..256 {
         let placed = mask.count_ones() as usize;
-        if best[mask] == u32::MAX || placed >= files.len() {
+        if best[mask] == u32::MAX || placed >= n {
             continue;
         }
         for start in 0..8 {
             if mask & 1 << start == 0 {
-                let cost = best[mask] + (files[placed] - start).unsigned_abs();
+                let total = best[mask] + cost(placed, start);
                 let next = &mut best[mask | 1 << start];
-                *next = (*next).min(cost);
+                *next = (*next).min(total);
             }
         }
     }
     (0usize..256)
-        .filter(|m| m.count_ones() as usize == files.len())
+        .filter(|m| m.count_ones() as usize == n)
         .map(|m| best[m])
         .min()
         .unwrap_or(0)
@@ -148,29 +178,38 @@ pub fn pawn_file_captures(pawns: Bitboard) -> u32 {
 
 /// Every check of rules.md 6.3 a diagram fails by its placement and rights alone (the
 /// ones that need its history are `history`'s): all of them, not only the first.
-pub fn static_checks(pos: &RetroPosition) -> Vec<Illegality> {
+pub fn static_checks<T: Terrain>(game: &RetroGame<T>, pos: &RetroPosition) -> Vec<Illegality> {
     let mut found = Vec::new();
     let board = &pos.board;
     let them = !pos.turn;
-    if let Some(king) = board.king(them) {
-        if attackers(&Standard, board, king, pos.turn, board.occupied()).is_nonempty() {
-            found.push(Illegality::OppositeCheck { side: them.name() });
-        }
+    if game.checkers(pos, them, Bitboard::EMPTY).is_nonempty() {
+        found.push(Illegality::OppositeCheck { side: them.name() });
     }
     for color in Color::ALL {
-        let edge = Bitboard::rank(0) | Bitboard::rank(7);
-        for square in board.by_piece(color, Role::Pawn) & edge {
-            found.push(Illegality::PawnOnEdgeRank {
-                side: color.name(),
-                square,
-            });
+        for square in board.by_piece(color, Role::Pawn) {
+            if !game.pawn_may_stand(color, square) {
+                found.push(Illegality::PawnOnEdgeRank {
+                    side: color.name(),
+                    square,
+                });
+            }
         }
     }
     if !found
         .iter()
         .any(|f| matches!(f, Illegality::PawnOnEdgeRank { .. }))
     {
-        found.extend(material(board));
+        found.extend(material(game, board));
+    }
+    if let Some(taxi) = &game.taxi {
+        let cash = pos.cash[pos.turn.index()] as u32;
+        if cash < taxi.income {
+            found.push(Illegality::CashBelowIncome {
+                side: pos.turn.name(),
+                cash,
+                income: taxi.income,
+            });
+        }
     }
     for rook in pos.castling {
         let color = if rook.rank() == 0 {
@@ -194,7 +233,7 @@ pub fn static_checks(pos: &RetroPosition) -> Vec<Illegality> {
     }
     if let (Some(square), Err(SetupError::BadEnPassant { reason, .. })) = (
         pos.ep,
-        validate_en_passant(&Standard, board, pos.turn, pos.ep),
+        validate_en_passant(game.geo(pos.dx), board, pos.turn, pos.ep),
     ) {
         found.push(Illegality::EnPassant { square, reason });
     }
