@@ -9,7 +9,7 @@ use fairysolve::epd;
 use fairysolve::game::AnyGame;
 use fairysolve::geometry::Geometry;
 use fairysolve::problem::{self, Problem};
-use fairysolve::retro::{self, analyse, RetroGame, RetroOptions, RetroPosition};
+use fairysolve::retro::{self, analyse, Illegality, RetroGame, RetroOptions, RetroPosition};
 use fairysolve::{with_game, Bitboard, Color, MoveKind, Piece, Position, Role, Square};
 use std::collections::BTreeSet;
 
@@ -500,4 +500,66 @@ fn real_trapdoor_games_on_every_board_are_explained() {
     assert!(checked > 600, "{checked} games checked");
     // The property is not vacuous: real games give proofs.
     assert!(proofs > 8, "only {proofs} proofs in {checked} games");
+}
+
+/// The name of a failed check, as positions/retro/boards.epd writes it.
+fn kind(i: &Illegality) -> String {
+    format!("{i:?}")
+        .split([' ', '{'])
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn sorted(list: &str) -> String {
+    let mut v: Vec<&str> = list.split_whitespace().collect();
+    v.sort();
+    v.join(" ")
+}
+
+/// rules.md 6 on the Taxi and Earthquake boards: each diagram of positions/retro/boards.epd
+/// has exactly its stated last moves, verdict and ticking men.
+#[test]
+fn board_collection_has_its_answers() {
+    let mut seen = 0;
+    for rec in common::records("positions/retro/boards.epd") {
+        let get = |name: &str| rec.get(name).and_then(|o| o.single()).map(str::to_string);
+        let id = get("id").unwrap_or_default();
+        let depth: u32 = get("c3").and_then(|d| d.parse().ok()).expect("c3 depth");
+        let last = get("c1");
+        let verdict = get("c2").expect("c2");
+        let p = problem::from_record_for_retro(rec.clone()).unwrap();
+        let opts = RetroOptions::for_problem(&p, depth, 1_000_000).unwrap();
+        let r = analyse(&RetroPosition::of(&p.position), &opts);
+        assert!(r.complete, "{id}: incomplete");
+        if let Some(last) = last {
+            let got: Vec<String> = r.last_moves.iter().map(|m| m.to_string()).collect();
+            assert_eq!(
+                sorted(&got.join(" ")),
+                sorted(last.trim_start_matches("last: ")),
+                "{id}: last moves"
+            );
+        }
+        match verdict.split_once(' ') {
+            None => assert!(r.legal() && verdict == "legal", "{id}: {:?}", r.illegal),
+            Some(("illegal", name)) => {
+                let kinds: Vec<String> = r.illegal.iter().map(kind).collect();
+                assert_eq!(kinds, vec![name.to_string()], "{id}");
+            }
+            Some(("ticking:", proof)) => {
+                let got: Vec<String> = r
+                    .ticking
+                    .iter()
+                    .map(|t| {
+                        let rs: Vec<String> = t.r.iter().map(|x| x.to_string()).collect();
+                        format!("{}:{}", t.square, rs.join(","))
+                    })
+                    .collect();
+                assert_eq!(sorted(&got.join(" ")), sorted(proof), "{id}: proof");
+            }
+            other => panic!("{id}: unknown c2 {other:?}"),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 8);
 }

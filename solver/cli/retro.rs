@@ -50,16 +50,40 @@ pub fn history_text(history: &[Retraction]) -> String {
         .join(" ")
 }
 
+/// The game a diagram is analysed in: `FIDE`, or its board and modifiers
+/// (`Trapdoor T=1, Taxi income 2, Earthquake (1,0)`).
+fn game_label(problem: &Problem) -> String {
+    let rules = problem.game.rules();
+    let mut parts = Vec::new();
+    if let Some(t) = rules.trapdoor {
+        parts.push(format!("Trapdoor T={}", t.timer));
+    }
+    if let Some(taxi) = rules.taxi {
+        parts.push(format!("Taxi income {}", taxi.income));
+    }
+    if let Some(quake) = problem.game.earthquake(&problem.position) {
+        let (dx, dy) = quake.displacement();
+        let shocks = if problem.game.has_aftershocks() {
+            " with aftershocks"
+        } else {
+            ""
+        };
+        parts.push(format!("Earthquake ({dx},{dy}){shocks}"));
+    }
+    if parts.is_empty() {
+        "FIDE".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
 fn text(item: &Item, problem: &Problem, report: &RetroReport, millis: u128) -> String {
     let mut out = String::new();
     let id = problem
         .id()
         .map(|s| format!(" \"{s}\""))
         .unwrap_or_default();
-    let rules = match problem.game.rules().trapdoor {
-        Some(t) => format!("Trapdoor T={}", t.timer),
-        None => "FIDE".into(),
-    };
+    let rules = game_label(problem);
     let verdict = if report.legal() { "legal" } else { "illegal" };
     out.push_str(&format!(
         "{}{id}: {verdict} ({rules}, {} half-moves searched)\n",
