@@ -395,15 +395,32 @@ fn retro_json_fields_and_bad_lines() {
     );
 }
 
+/// rules.md 6: retro plays every single-board game (a Taxi diagram is analysed) and
+/// refuses by name what it does not: the falls-first order and the two-board games.
 #[test]
 fn retro_refuses_what_it_does_not_cover() {
-    let out = run(&[
+    let taxi = run(&[
         "retro",
         "--fen",
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 taxi \"2 2\";",
     ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("Taxi and Earthquake are not supported"));
+    assert_eq!(taxi.status.code(), Some(0));
+    assert!(text(&taxi.stdout).contains("legal (Taxi income 2, 4 half-moves searched)"));
+    let falls_first = run(&[
+        "retro",
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 trapdoor 1; trapdoor_order falls-first;",
+    ]);
+    assert_eq!(falls_first.status.code(), Some(1));
+    assert!(text(&falls_first.stderr)
+        .contains("retro-analysis follows the mate-first order; falls-first is not supported"));
+    let underworld = run(&[
+        "retro",
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\";",
+    ]);
+    assert_eq!(underworld.status.code(), Some(1));
+    assert!(text(&underworld.stderr).contains("this command does not play Underworld lines"));
 }
 
 /// rules.md 6.2: `solve --retro` solves with the proved timers; the key exists only

@@ -28,7 +28,7 @@ fn in_check(game: &AnyGame, pos: &Position, color: Color) -> bool {
 fn material_ok(game: &AnyGame, board: &Board) -> bool {
     let displaced = !matches!(game, AnyGame::Standard(_));
     with_game!(game, g => {
-        let rg = RetroGame::new(g.terrain.clone(), g.rules().taxi, displaced);
+        let rg = RetroGame::of_game(g, displaced);
         retro::soundness::material(&rg, board).is_none()
     })
 }
@@ -47,6 +47,10 @@ fn king_steps(game: &AnyGame, pos: &Position, sq: Square) -> Bitboard {
     with_game!(game, g => g.geo(pos).king_attacks(sq))
 }
 
+/// An earlier position: its board, en passant square, castling rights, dx and
+/// aftershock uses (the turn and cash follow from the diagram).
+type Candidate = (Board, Option<Square>, Bitboard, i8, [u8; 2]);
+
 /// The last moves of the side that just moved in `p`, by the definition (rules.md 6.1):
 /// every earlier position, with any man of that side on any other square (a pawn if it
 /// promoted), any man of the other side put back on the arrival square or, en passant,
@@ -60,7 +64,7 @@ fn last_moves_by_definition(p: &Problem) -> BTreeSet<String> {
     let mover = !pos.turn();
     let income = game.rules().taxi.map_or(0, |t| t.income);
     let board = pos.board();
-    let mut candidates: Vec<(Board, Option<Square>, Bitboard, i8, [u8; 2])> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
     let quake = *pos.quake();
     for (to, piece) in board.pieces() {
         if piece.color != mover {

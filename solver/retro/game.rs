@@ -39,6 +39,11 @@ impl<T: Terrain> RetroGame<T> {
         }
     }
 
+    /// The board and economy of `game`; `displaced` for an Earthquake board.
+    pub fn of_game(game: &crate::game::Game<T>, displaced: bool) -> RetroGame<T> {
+        RetroGame::new(game.terrain.clone(), game.rules().taxi, displaced)
+    }
+
     /// The geometry in force with the lower half at `dx` (the board's own when it does
     /// not shift).
     pub fn geo(&self, dx: i8) -> &T::Geo {
@@ -104,6 +109,22 @@ impl<T: Terrain> RetroGame<T> {
             Some(costs) => {
                 let costs = &costs[color.index()];
                 let squares: Vec<Square> = pawns.collect();
+                // Each pawn's cheapest file: when they are distinct files that is the
+                // cheapest assignment (the common case, asked at every node of a
+                // history search); otherwise the assignment is solved.
+                let mut used = 0u32;
+                let mut total = 0;
+                for sq in &squares {
+                    let (file, cost) = (0..8)
+                        .map(|f| (f, costs[f][sq.index()] as u32))
+                        .min_by_key(|&(_, c)| c)
+                        .expect("eight files");
+                    used |= 1 << file;
+                    total += cost;
+                }
+                if used.count_ones() as usize == squares.len() {
+                    return total;
+                }
                 super::soundness::cheapest_assignment(squares.len(), |pawn, file| {
                     costs[file][squares[pawn].index()] as u32
                 })

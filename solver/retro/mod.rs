@@ -178,7 +178,7 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
 pub fn analyse_within(pos: &RetroPosition, opts: &RetroOptions, limits: &Limits) -> RetroReport {
     let displaced = !matches!(opts.game, AnyGame::Standard(_));
     crate::with_game!(&opts.game, g => {
-        let game = RetroGame::new(g.terrain.clone(), g.rules().taxi, displaced);
+        let game = RetroGame::of_game(g, displaced);
         analyse_on(&game, pos, opts, limits)
     })
 }
