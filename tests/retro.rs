@@ -4,11 +4,10 @@
 
 mod common;
 
-use common::{records, repo_path};
+use common::records;
 use fairysolve::epd::{self, Record};
 use fairysolve::problem::{self, Problem};
 use fairysolve::retro::{analyse, Illegality, RetroOptions, RetroPosition, RetroReport};
-use fairysolve::{Game, Rules};
 
 fn retro_problem(rec: Record) -> Problem {
     let line = rec.line;
@@ -305,69 +304,25 @@ fn trapdoor_retro_problems() {
 /// is a candidate and every man proved ticking really ticks with a reported r.
 #[test]
 fn soundness_against_real_trapdoor_games() {
-    use fairysolve::trapdoor::{FallOrder, Trapdoor};
     let mut rng = common::Rng(0x9e37_79b9_7f4a_7c15);
-    let mut rand = move |n: usize| rng.below(n);
     let mut checked = 0;
     let mut proofs = 0;
     for game_no in 0..400 {
-        let timer = 1 + (game_no % 2) as u8;
-        let game = Game::new(Rules {
-            trapdoor: Some(Trapdoor {
-                timer,
-                order: FallOrder::MateFirst,
-            }),
-            ..Rules::default()
+        let timer = 1 + game_no % 2;
+        let line =
+            format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - trapdoor {timer};");
+        let start = retro_problem(match epd::parse_line(&line, 1) {
+            Ok(epd::Line::Position(r)) => *r,
+            other => panic!("{line}: {other:?}"),
         });
-        let mut pos = fairysolve::Position::startpos();
-        let plies = 1 + rand(24);
-        let mut last = None;
-        for _ in 0..plies {
-            let moves = game.legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves.as_slice()[rand(moves.len())];
-            let played = game.play(&pos, mv);
-            if played.outcome.is_some() {
-                break;
-            }
-            last = Some(mv);
-            pos = played.position;
-        }
-        let Some(last) = last else { continue };
-        let opts = RetroOptions {
-            timer: Some(timer),
-            nodes: 300_000,
-            ..RetroOptions::default()
+        let plies = 1 + rng.below(24);
+        let Some(proved) = common::explain_real_game(&start, plies, &mut rng) else {
+            continue;
         };
-        let r = analyse(&RetroPosition::of(&pos), &opts);
-        let fen = fairysolve::fen::write_fen(&pos);
-        assert!(
-            r.legal(),
-            "{fen} T={timer}: a real game's position called illegal: {:?}",
-            r.illegal
-        );
-        let coord = last.coord(false).to_string();
-        assert!(
-            r.last_moves.iter().any(|m| m.coord() == coord),
-            "{fen} T={timer}: the real last move {coord} is not a candidate"
-        );
-        for t in &r.ticking {
-            let real = pos.timers().get(t.square);
-            assert!(
-                real.is_some_and(|x| t.r.contains(&x)),
-                "{fen} T={timer}: {} proved ticking with {:?}, really {:?}",
-                t.square,
-                t.r,
-                real
-            );
-            proofs += 1;
-        }
+        proofs += proved;
         checked += 1;
     }
     assert!(checked > 350, "{checked} games checked");
     // The property is not vacuous: real games give proofs.
     assert!(proofs > 10, "only {proofs} proofs in {checked} games");
-    let _ = repo_path;
 }

@@ -202,7 +202,7 @@ fn describe(
     let r = match mv.kind {
         MoveKind::Aftershock(_) => retro::Retraction {
             shock: Some((dx_before, dx_after)),
-            ..plain(mover, Role::King, Square::A1, Square::A1)
+            ..retro::Retraction::plain(mover, Role::King, Square::A1, Square::A1)
         },
         MoveKind::Castle => {
             let back = mover.fold(0, 7);
@@ -213,7 +213,7 @@ fn describe(
             };
             retro::Retraction {
                 castle: Some((mv.to, Square::from_coords(rook_to, back))),
-                ..plain(
+                ..retro::Retraction::plain(
                     mover,
                     Role::King,
                     mv.from,
@@ -224,7 +224,7 @@ fn describe(
         MoveKind::EnPassant => retro::Retraction {
             captured: Some(Role::Pawn),
             en_passant: ep,
-            ..plain(mover, Role::Pawn, mv.from, mv.to)
+            ..retro::Retraction::plain(mover, Role::Pawn, mv.from, mv.to)
         },
         kind => retro::Retraction {
             promoted: match kind {
@@ -232,24 +232,10 @@ fn describe(
                 _ => None,
             },
             captured: before.role_at(mv.to),
-            ..plain(mover, mv.role, mv.from, mv.to)
+            ..retro::Retraction::plain(mover, mv.role, mv.from, mv.to)
         },
     };
     format!("{r} {}", r.coord())
-}
-
-fn plain(mover: Color, role: Role, from: Square, to: Square) -> retro::Retraction {
-    retro::Retraction {
-        mover,
-        role,
-        from,
-        to,
-        promoted: None,
-        captured: None,
-        en_passant: None,
-        castle: None,
-        shock: None,
-    }
 }
 
 /// A random sparse diagram: both kings and one to five men anywhere, either side to
@@ -281,28 +267,7 @@ fn random_placement(rng: &mut common::Rng) -> (String, Color) {
         let c = b"QRBNPPPqrbnppp"[rng.below(14)] as char;
         put(&mut squares, c, rng);
     }
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match squares[rank * 8 + file] {
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
+    let fen = common::placement_fen(&squares);
     let turn = if rng.below(2) == 0 {
         Color::White
     } else {
@@ -453,52 +418,11 @@ fn real_trapdoor_games_on_every_board_are_explained() {
         let timer = 1 + (n / boards.len()) % 2;
         let line = format!("{array} trapdoor {timer};{ops}");
         let start = retro_problem(&line).unwrap_or_else(|| panic!("{line}"));
-        let game = &start.game;
-        let mut pos = start.position;
         let plies = 1 + rng.below(20);
-        let mut last = None;
-        for _ in 0..plies {
-            let moves = game.legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves.as_slice()[rng.below(moves.len())];
-            let played = game.play(&pos, mv);
-            if played.outcome.is_some() {
-                break;
-            }
-            last = Some(mv);
-            pos = played.position;
-        }
-        let Some(last) = last else { continue };
-        let opts = RetroOptions {
-            nodes: 300_000,
-            ..RetroOptions::for_problem(&start, 4, 300_000).unwrap()
+        let Some(proved) = common::explain_real_game(&start, plies, &mut rng) else {
+            continue;
         };
-        let r = analyse(&RetroPosition::of(&pos), &opts);
-        let fen = fairysolve::fen::write_fen(&pos);
-        assert!(
-            r.legal(),
-            "{fen}{ops} T={timer}: a real game's position called illegal: {:?}",
-            r.illegal
-        );
-        let coord = last.coord(false).to_string();
-        assert!(
-            r.last_moves.iter().any(|m| m.coord() == coord),
-            "{fen}{ops} T={timer}: the real last move {coord} is not among {:?}",
-            r.last_moves.iter().map(|m| m.coord()).collect::<Vec<_>>()
-        );
-        for t in &r.ticking {
-            let real = pos.timers().get(t.square);
-            assert!(
-                real.is_some_and(|x| t.r.contains(&x)),
-                "{fen}{ops} T={timer}: {} proved ticking with {:?}, really {:?}",
-                t.square,
-                t.r,
-                real
-            );
-            proofs += 1;
-        }
+        proofs += proved;
         checked += 1;
     }
     assert!(checked > 600, "{checked} games checked");

@@ -88,29 +88,7 @@ fn random_board_with_kings(rng: &mut Rng, extra: usize, near: bool) -> String {
         let pawn = piece.eq_ignore_ascii_case(&'p');
         place(rng, piece, &|rank, _| !pawn || (rank != 0 && rank != 7));
     }
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen
+    common::placement_fen(&board)
 }
 
 /// Random problems with the operations `ops(rng)` adds; lines the reader refuses (a

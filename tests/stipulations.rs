@@ -117,30 +117,7 @@ fn random_line_of(rng: &mut Rng, turn: char, men: &[u8]) -> String {
 
 /// The FEN of a placement (a1 first), no castling, no en passant.
 fn fen_of(board: &[Option<char>; 64], turn: char) -> String {
-    let rows: Vec<String> = (0..8)
-        .rev()
-        .map(|r| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..8 {
-                match board[r * 8 + f] {
-                    Some(c) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {turn} - -", rows.join("/"))
+    format!("{} {turn} - -", common::placement_fen(board))
 }
 
 fn problem(line: &str) -> Option<fairysolve::problem::Problem> {

@@ -439,30 +439,7 @@ fn kings_near_board(rng: &mut common::Rng, men: usize) -> String {
             board[sq] = Some(man);
         }
     }
-    (0..8)
-        .rev()
-        .map(|rank| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(c) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect::<Vec<_>>()
-        .join("/")
+    common::placement_fen(&board)
 }
 
 /// rules.md 2.2-2.3 where a side cannot pay: cash from 0, income 0 to 3, the kings

@@ -72,6 +72,8 @@ pub struct HistorySearch<'a, T: Terrain> {
     men_squares: Vec<Square>,
     /// The placement a game starts from: a history may end there.
     start: crate::board::Board,
+    /// The cash at a game's start (White's first income received; zero without Taxi).
+    start_cash: [u64; 2],
     /// Nodes one query may visit.
     budget: u64,
     query_nodes: u64,
@@ -118,6 +120,9 @@ impl<'a, T: Terrain> HistorySearch<'a, T> {
             timer,
             men_squares: root.board.occupied().collect(),
             start: crate::position::Position::startpos().board,
+            start_cash: game
+                .taxi
+                .map_or([0, 0], |t| [(t.start + t.income) as u64, t.start as u64]),
             budget,
             query_nodes: 0,
             nodes: 0,
@@ -206,14 +211,10 @@ impl<'a, T: Terrain> HistorySearch<'a, T> {
     /// Whether `node` is where a game starts (under Taxi with the starting cash, White's
     /// first income received); every man asked to have moved has.
     fn is_game_start(&self, node: &Node, fates: &[Fate]) -> bool {
-        let start_cash = self
-            .game
-            .taxi
-            .map_or([0, 0], |t| [(t.start + t.income) as u64, t.start as u64]);
         node.pos.turn == Color::White
             && node.pos.board == self.start
             && node.phantoms.is_empty()
-            && node.pos.cash.map(u64::from) == start_cash
+            && node.pos.cash.map(u64::from) == self.start_cash
             && fates.iter().enumerate().all(|(i, f)| {
                 !matches!(f, Fate::ArrivedAt(_))
                     || node.ident[self.men_squares[i].index()] != i as u8 + 1

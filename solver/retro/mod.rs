@@ -38,7 +38,7 @@ impl RetroPosition {
             turn: pos.turn(),
             castling: pos.castling(),
             ep: pos.ep_square(),
-            cash: [Color::White, Color::Black].map(|c| pos.cash(c).min(u16::MAX as u32) as u16),
+            cash: Color::ALL.map(|c| pos.cash(c).min(u16::MAX as u32) as u16),
             dx: pos.quake().dx,
             shocks: pos.quake().shocks,
             last_shock: LastShock::Stated(pos.quake().no_return),

@@ -61,7 +61,8 @@ pub struct Retraction {
 }
 
 impl Retraction {
-    fn plain(mover: Color, role: Role, from: Square, to: Square) -> Retraction {
+    /// A move of one man from `from` to `to` that captures and promotes nothing.
+    pub fn plain(mover: Color, role: Role, from: Square, to: Square) -> Retraction {
         Retraction {
             mover,
             role,
@@ -225,9 +226,9 @@ impl<T: Terrain> RetroGame<T> {
                 self.unshock(pos, before, blockers, out);
                 return;
             }
-            LastShock::Open { barred } if self.shifts() && pos.ep.is_none() => {
+            LastShock::Open { barred } if self.shifts() => {
                 for before in Shifting::MIN_DX..=Shifting::MAX_DX {
-                    if before != pos.dx && Some(before) != barred {
+                    if Some(before) != barred {
                         self.unshock(pos, before, blockers, out);
                     }
                 }
@@ -341,10 +342,9 @@ impl<T: Terrain> RetroGame<T> {
         {
             return;
         }
-        let nowhere = Square::new(0);
         out.push(Retraction {
             shock: Some((before, pos.dx)),
-            ..Retraction::plain(!pos.turn, Role::King, nowhere, nowhere)
+            ..Retraction::plain(!pos.turn, Role::King, Square::A1, Square::A1)
         });
     }
 

@@ -29,6 +29,87 @@ pub fn problems(rel: &str) -> Vec<Problem> {
         .collect()
 }
 
+/// The placement field of a FEN (ranks 8 to 1) for men given by square, a1 first, as
+/// FEN letters.
+pub fn placement_fen(board: &[Option<char>; 64]) -> String {
+    let rows: Vec<String> = (0..8)
+        .rev()
+        .map(|rank| {
+            let mut row = String::new();
+            let mut empty = 0;
+            for man in &board[rank * 8..rank * 8 + 8] {
+                match man {
+                    Some(c) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(*c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            row
+        })
+        .collect();
+    rows.join("/")
+}
+
+/// rules.md 6.1-6.2 on one real game: plays `plies` random moves of the Trapdoor game of
+/// `start` (a diagram line read for retro-analysis) from its position, then checks the
+/// analysis of where it ended: the position is legal, the real last move is a candidate,
+/// and every man proved ticking really ticks with a reported r. `None` when no move was
+/// played, else the number of men proved ticking.
+pub fn explain_real_game(start: &Problem, plies: usize, rng: &mut Rng) -> Option<usize> {
+    use fairysolve::retro::{analyse, RetroOptions, RetroPosition};
+    let game = &start.game;
+    let mut pos = start.position;
+    let mut last = None;
+    for _ in 0..plies {
+        let moves = game.legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves.as_slice()[rng.below(moves.len())];
+        let played = game.play(&pos, mv);
+        if played.outcome.is_some() {
+            break;
+        }
+        last = Some(mv);
+        pos = played.position;
+    }
+    let last = last?;
+    let opts = RetroOptions::for_problem(start, 4, 300_000).expect("a game retro plays");
+    let r = analyse(&RetroPosition::of(&pos), &opts);
+    let fen = fairysolve::fen::write_fen(&pos);
+    let rules = format!("{:?}", game.rules());
+    assert!(
+        r.legal(),
+        "{fen} {rules}: a real game's position called illegal: {:?}",
+        r.illegal
+    );
+    let coord = last.coord(false).to_string();
+    assert!(
+        r.last_moves.iter().any(|m| m.coord() == coord),
+        "{fen} {rules}: the real last move {coord} is not among {:?}",
+        r.last_moves.iter().map(|m| m.coord()).collect::<Vec<_>>()
+    );
+    for t in &r.ticking {
+        let real = pos.timers().get(t.square);
+        assert!(
+            real.is_some_and(|x| t.r.contains(&x)),
+            "{fen} {rules}: {} proved ticking with {:?}, really {:?}",
+            t.square,
+            t.r,
+            real
+        );
+    }
+    Some(r.ticking.len())
+}
+
 /// Reads one position line (FEN plus operations).
 pub fn problem(line: &str) -> Problem {
     match epd::parse_line(line, 1) {
