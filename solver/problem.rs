@@ -473,10 +473,12 @@ pub struct Asked {
     pub refutations: Option<usize>,
     /// `max-solutions N`: help play stops after N solutions.
     pub max_solutions: Option<usize>,
+    /// `retro`: what retro-analysis proves is applied before solving (rules.md 6.2).
+    pub retro: bool,
 }
 
 /// The words `options` takes, for its message.
-const ASKED_WORDS: &str = "tries, set-play, refutations N, max-solutions N";
+const ASKED_WORDS: &str = "tries, set-play, refutations N, max-solutions N, retro";
 
 /// What a record's `options` asks for (nothing without one), judged against the line's
 /// own `stipulation` where it is given.
@@ -504,6 +506,7 @@ pub fn asked_of(rec: &Record, stipulation: Option<Stipulation>) -> Result<Asked,
         match word {
             "tries" => asked.tries = true,
             "set-play" => asked.set_play = true,
+            "retro" => asked.retro = true,
             "refutations" => asked.refutations = Some(count(word)?),
             "max-solutions" => asked.max_solutions = Some(count(word)?),
             other => {
@@ -526,6 +529,13 @@ pub fn asked_of(rec: &Record, stipulation: Option<Stipulation>) -> Result<Asked,
                 format!("options: max-solutions applies to help-mates, not to {stip}"),
             ));
         }
+        if asked.retro && stip.aim != Aim::Direct {
+            return Err(at(
+                rec,
+                op,
+                format!("options: retro applies to #N, not to {stip}"),
+            ));
+        }
         if asked.set_play && (help || stip.moves < 2) {
             return Err(at(
                 rec,
@@ -535,6 +545,22 @@ pub fn asked_of(rec: &Record, stipulation: Option<Stipulation>) -> Result<Asked,
         }
     }
     Ok(asked)
+}
+
+/// `asked_of` for a line of a two-board game, which retro-analysis does not play.
+pub fn asked_of_two_boards(
+    rec: &Record,
+    stipulation: Option<Stipulation>,
+) -> Result<Asked, LineError> {
+    let asked = asked_of(rec, stipulation)?;
+    match rec.get("options") {
+        Some(op) if asked.retro => Err(at(
+            rec,
+            op,
+            "options: retro-analysis covers the single-board games, not this one",
+        )),
+        _ => Ok(asked),
+    }
 }
 
 /// The stipulation a record states (`dm N` or `stip "#N"`, which must agree), if any.

@@ -423,6 +423,36 @@ fn retro_refuses_what_it_does_not_cover() {
     assert!(text(&underworld.stderr).contains("this command does not play Underworld lines"));
 }
 
+/// rules.md 6.2: a line's `options "retro"` applies the proof as `--retro` does; it is
+/// refused where it is written on a line retro-analysis cannot serve (a help-mate, a
+/// two-board game).
+#[test]
+fn a_line_can_ask_for_retro_analysis() {
+    let line =
+        "8/p7/8/8/8/5K2/6Q1/1k6 w - - trapdoor 1; earthquake \"1 0\"; dm 2; options \"retro\";";
+    let v = json(&run(&["solve", "--fen", line, "--json"]));
+    assert_eq!(v["keys"], serde_json::json!(["g2d2"]));
+    assert_eq!(v["retro"]["ticking"][0]["square"], "b1");
+    let help = run(&[
+        "solve",
+        "--fen",
+        "8/p7/8/8/8/5K2/6Q1/1k6 w - - trapdoor 1; stip \"h#2\"; options \"retro\";",
+    ]);
+    assert_eq!(help.status.code(), Some(1));
+    assert!(
+        text(&help.stderr).contains("line 1, column 54: options: retro applies to #N, not to h#2")
+    );
+    let underworld = run(&[
+        "solve",
+        "--fen",
+        "7k/5Kp1/8/8/8/8/8/8 w - - underworld \"8/8/7k/8/7R/8/8/4K3\"; phase WU; dm 1; options \"retro\";",
+    ]);
+    assert_eq!(underworld.status.code(), Some(1));
+    assert!(text(&underworld.stderr).contains(
+        "line 1, column 77: options: retro-analysis covers the single-board games, not this one"
+    ));
+}
+
 /// rules.md 6.2: `solve --retro` solves with the proved timers; the key exists only
 /// because the black king moved last (a7 never moved) and must move on or fall.
 #[test]

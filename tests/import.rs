@@ -530,7 +530,7 @@ fn shown_options_are_asked_of_solve() {
     let out = run(&["solve", "--fen", bad]);
     assert_eq!(
         text(&out.stderr),
-        "--fen: line 1, column 39: options: 'trys' is not one of tries, set-play, refutations N, max-solutions N\n"
+        "--fen: line 1, column 39: options: 'trys' is not one of tries, set-play, refutations N, max-solutions N, retro\n"
     );
     let meaningless = "k7/8/2K5/8/8/8/8/1Q6 w - - stip \"#2\"; options \"max-solutions 2\";";
     let out = run(&["solve", "--fen", meaningless]);

@@ -733,6 +733,7 @@ fn solve_item(
             set_play: args.set_play || asked.set_play,
             refutations: asked.refutations.unwrap_or(args.refutations),
             max_solutions: args.max_solutions.or(asked.max_solutions),
+            retro: args.retro || asked.retro,
             ..args.clone()
         };
         line_opts = SolveOptions {

@@ -190,7 +190,7 @@ pub fn read(rec: Record) -> Result<GlassProblem, LineError> {
         ended: None,
     };
     let stipulation = crate::problem::stipulation_of(&rec)?;
-    crate::problem::asked_of(&rec, stipulation)?;
+    crate::problem::asked_of_two_boards(&rec, stipulation)?;
     Ok(GlassProblem {
         record: rec,
         state,

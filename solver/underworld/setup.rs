@@ -318,7 +318,7 @@ pub fn read(rec: Record) -> Result<UnderworldProblem, LineError> {
         }
     }
     let stipulation = crate::problem::stipulation_of(&rec)?;
-    crate::problem::asked_of(&rec, stipulation)?;
+    crate::problem::asked_of_two_boards(&rec, stipulation)?;
     Ok(UnderworldProblem {
         record: rec,
         state,
