@@ -84,8 +84,21 @@ pub fn explain_real_game(start: &Problem, plies: usize, rng: &mut Rng) -> Option
     let last = last?;
     let opts = RetroOptions::for_problem(start, 4, 300_000).expect("a game retro plays");
     let r = analyse(&RetroPosition::of(&pos), &opts);
-    let fen = fairysolve::fen::write_fen(&pos);
-    let rules = format!("{:?}", game.rules());
+    assert_history_explained(start, &r, &pos, last);
+    Some(r.ticking.len())
+}
+
+/// rules.md 6.1-6.2: the report `r` on `pos`, reached from `start` by a real game whose
+/// last move was `last`, holds of that game: `pos` is legal, `last` is a candidate, and
+/// every man proved ticking has a reported r as its real timer.
+pub fn assert_history_explained(
+    start: &Problem,
+    r: &fairysolve::retro::RetroReport,
+    pos: &fairysolve::Position,
+    last: fairysolve::Move,
+) {
+    let fen = fairysolve::fen::write_fen(pos);
+    let rules = format!("{:?}", start.game.rules());
     assert!(
         r.legal(),
         "{fen} {rules}: a real game's position called illegal: {:?}",
@@ -107,7 +120,6 @@ pub fn explain_real_game(start: &Problem, plies: usize, rng: &mut Rng) -> Option
             real
         );
     }
-    Some(r.ticking.len())
 }
 
 /// Reads one position line (FEN plus operations).
