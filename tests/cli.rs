@@ -396,7 +396,7 @@ fn retro_json_fields_and_bad_lines() {
 }
 
 /// rules.md 6: retro plays every single-board game (a Taxi diagram is analysed) and
-/// refuses by name what it does not: the falls-first order and the two-board games.
+/// refuses by name what it does not: the falls-first order.
 #[test]
 fn retro_refuses_what_it_does_not_cover() {
     let taxi = run(&[
@@ -414,13 +414,38 @@ fn retro_refuses_what_it_does_not_cover() {
     assert_eq!(falls_first.status.code(), Some(1));
     assert!(text(&falls_first.stderr)
         .contains("retro-analysis follows the mate-first order; falls-first is not supported"));
-    let underworld = run(&[
+}
+
+/// rules.md 6.3 on two boards (sections 4 and 5): the men are counted over both boards and
+/// the Underworld's reserve (the readers make the other checks), and the report says
+/// that the history is not analysed.
+#[test]
+fn retro_on_two_boards_counts_the_men_and_says_what_it_leaves() {
+    let out = run(&[
         "retro",
         "--fen",
-        "4k3/8/8/8/8/8/8/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\";",
+        "4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - underworld \"4k3/8/8/8/8/8/8/4K3\"; reserve \"P\";",
     ]);
-    assert_eq!(underworld.status.code(), Some(1));
-    assert!(text(&underworld.stderr).contains("this command does not play Underworld lines"));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "--fen: illegal (Underworld: the position alone)\n  illegal: White has 9 pawns (at most 8)\n  not analysed on two boards: the history (last moves, men that moved)\n"
+    );
+    // The Underworld Kings are not among the 16.
+    let full =
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - underworld \"4k3/8/8/8/8/8/8/4K3\";";
+    let v = json(&run(&["retro", "--json", "--fen", full]));
+    assert_eq!(v["legal"], true);
+    assert_eq!(v["history"], "not analysed");
+    assert_eq!(v["last_moves"], serde_json::json!([]));
+    let glass = run(&[
+        "retro",
+        "--fen",
+        "QQQk4/8/8/8/8/8/PPPPPPPP/4K3 w - - mirror \"8/8/8/8/8/8/8/8\";",
+    ]);
+    assert!(text(&glass.stdout).contains(
+        "illegal: White has more men than its original set by 2 (bishops counted together), but pawns missing to promote: 0"
+    ));
 }
 
 /// rules.md 6.2: a line's `options "retro"` applies the proof as `--retro` does; it is

@@ -1,11 +1,11 @@
 //! `fairysolve retro`: the legality verdict, candidate last moves and men proved ticking
 //! (rules.md 6, formats.md 2), as text or one JSON object per position.
 
-use super::input::{command_input, Item};
+use super::input::{command_input, Item, TwoBoard};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::problem::Problem;
-use fairysolve::retro::{self, Retraction, RetroOptions, RetroPosition, RetroReport};
+use fairysolve::retro::{self, two_boards, Retraction, RetroOptions, RetroPosition, RetroReport};
 use fairysolve::search::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
@@ -194,6 +194,37 @@ fn error_json(item: &Item, message: &str) -> Value {
     })
 }
 
+/// The verdict on a two-board position: the checks that need no history (men counted
+/// over both boards and the reserve; the reader made the others), said to be no more.
+fn two_board_report(item: &Item, board: &TwoBoard, json: bool) {
+    let (game, record, fault) = match board {
+        TwoBoard::Underworld(p) => ("Underworld", &p.record, two_boards::underworld(&p.state)),
+        TwoBoard::Glass(p) => ("Looking-Glass", &p.record, two_boards::glass(&p.state)),
+    };
+    let reasons: Vec<String> = fault.iter().map(|f| f.to_string()).collect();
+    if json {
+        let mut v = error_json(item, "");
+        v["id"] = json!(record.id());
+        v["legal"] = json!(fault.is_none());
+        v["illegal_reasons"] = json!(reasons);
+        v["complete"] = json!(true);
+        v["history"] = json!("not analysed");
+        v["error"] = Value::Null;
+        println!("{v}");
+        return;
+    }
+    let id = record.id().map(|s| format!(" \"{s}\"")).unwrap_or_default();
+    let verdict = if fault.is_none() { "legal" } else { "illegal" };
+    println!(
+        "{}{id}: {verdict} ({game}: the position alone)",
+        item.source
+    );
+    for reason in &reasons {
+        println!("  illegal: {reason}");
+    }
+    println!("  not analysed on two boards: the history (last moves, men that moved)");
+}
+
 /// A spinner while one position is analysed, on a terminal only (the analysis has no
 /// count of questions known in advance to fill a bar with).
 fn spinner(item: &Item, args: &RetroArgs) -> Option<ProgressBar> {
@@ -223,6 +254,21 @@ pub fn run(args: RetroArgs) -> bool {
             eprintln!("{msg}");
             ok = false;
             continue;
+        }
+        match item.two_board() {
+            Ok(Some(board)) => {
+                two_board_report(&item, &board, args.json);
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                if args.json {
+                    println!("{}", error_json(&item, &e));
+                }
+                eprintln!("{e}");
+                ok = false;
+                continue;
+            }
         }
         let prepared = item.problem_for_retro().and_then(|p| {
             let o = RetroOptions::for_problem(&p, args.depth, args.nodes)

@@ -15,6 +15,7 @@ pub mod game;
 pub mod history;
 pub mod retraction;
 pub mod soundness;
+pub mod two_boards;
 
 use crate::bitboard::Bitboard;
 use crate::game::{AnyGame, Game};

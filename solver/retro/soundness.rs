@@ -24,10 +24,13 @@ pub enum Illegality {
     #[error("{side} has {count} men (at most 16)")]
     TooManyMen { side: &'static str, count: u32 },
     #[error(
-        "{side} has more men than its original set by {promoted} (bishops counted by square colour), but pawns missing to promote: {missing}"
+        "{side} has more men than its original set by {promoted} (bishops counted {bishops}), but pawns missing to promote: {missing}"
     )]
     TooManyPromoted {
         side: &'static str,
+        /// How bishops were counted: "by square colour", or "together" where a bishop
+        /// can change colour.
+        bishops: &'static str,
         promoted: u32,
         missing: u32,
     },
@@ -70,33 +73,28 @@ pub enum Illegality {
 pub fn material<T: Terrain>(game: &RetroGame<T>, board: &Board) -> Option<Illegality> {
     // Counts first, for both sides: the later checks subtract them from 16 and 8.
     for color in Color::ALL {
-        let side = color.name();
         let men = board.by_color(color).count();
         let pawns = board.by_piece(color, Role::Pawn).count();
-        if men > 16 {
-            return Some(Illegality::TooManyMen { side, count: men });
-        }
-        if pawns > 8 {
-            return Some(Illegality::TooManyPawns { side, count: pawns });
+        if let Some(fault) = too_many(color, men, pawns) {
+            return Some(fault);
         }
     }
     for color in Color::ALL {
-        let side = color.name();
         let pawns = board.by_piece(color, Role::Pawn);
-        let promoted = promoted_men(board, color, game.displaced);
-        let missing = 8 - pawns.count();
-        if promoted > missing {
-            return Some(Illegality::TooManyPromoted {
-                side,
-                promoted,
-                missing,
-            });
+        let count = |role| board.by_piece(color, role).count();
+        let bishops = board.by_piece(color, Role::Bishop);
+        let light = bishops.filter(|sq| sq.is_light()).count() as u32;
+        // A bishop crossing the seam of an Earthquake board changes colour.
+        let by_colour = (!game.displaced).then_some((light, bishops.count() - light));
+        let promoted = beyond_set(count, by_colour);
+        if let Some(fault) = too_many_promoted(color, promoted, pawns.count(), by_colour) {
+            return Some(fault);
         }
         let needed = game.pawn_captures(color, pawns);
         let lost = 16 - board.by_color(!color).count();
         if needed > lost {
             return Some(Illegality::PawnCaptures {
-                side,
+                side: color.name(),
                 opponent: (!color).name(),
                 needed,
                 lost,
@@ -106,25 +104,70 @@ pub fn material<T: Terrain>(game: &RetroGame<T>, board: &Board) -> Option<Illega
     None
 }
 
-/// Men of `color` beyond the original set, each of which a pawn must have become: queens
-/// beyond one, rooks and knights beyond two, bishops beyond one per square colour (beyond
-/// two on an Earthquake board, where a bishop crossing the seam changes colour).
-fn promoted_men(board: &Board, color: Color, displaced: bool) -> u32 {
-    let count = |role| board.by_piece(color, role).count();
-    if displaced {
-        return [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-            .iter()
-            .map(|&role| count(role).saturating_sub(if role == Role::Queen { 1 } else { 2 }))
-            .sum();
+/// The count checks of rules.md 6.3 over men wherever they stand, `count(colour, role)`
+/// of them (both boards of a two-board game and its reserve, rules.md 4 and 5): at most
+/// 16 men and 8 pawns a side, and no more men beyond the original set than missing pawns
+/// can have become. Bishops are counted together: a man can change board, and a dropped
+/// one square colour.
+pub fn counts(count: impl Fn(Color, Role) -> u32) -> Option<Illegality> {
+    for color in Color::ALL {
+        let men = Role::ALL.iter().map(|&role| count(color, role)).sum();
+        if let Some(fault) = too_many(color, men, count(color, Role::Pawn)) {
+            return Some(fault);
+        }
     }
-    let bishops = board.by_piece(color, Role::Bishop);
-    let light = bishops.filter(|sq| sq.is_light()).count() as u32;
-    let dark = bishops.count() - light;
+    Color::ALL.into_iter().find_map(|color| {
+        let promoted = beyond_set(|role| count(color, role), None);
+        too_many_promoted(color, promoted, count(color, Role::Pawn), None)
+    })
+}
+
+/// More than 16 men or 8 pawns of `color`.
+fn too_many(color: Color, men: u32, pawns: u32) -> Option<Illegality> {
+    let side = color.name();
+    if men > 16 {
+        Some(Illegality::TooManyMen { side, count: men })
+    } else if pawns > 8 {
+        Some(Illegality::TooManyPawns { side, count: pawns })
+    } else {
+        None
+    }
+}
+
+/// More men of `color` beyond the original set (`promoted`) than its missing pawns can
+/// have become.
+fn too_many_promoted(
+    color: Color,
+    promoted: u32,
+    pawns: u32,
+    bishops_by_colour: Option<(u32, u32)>,
+) -> Option<Illegality> {
+    let missing = 8 - pawns;
+    (promoted > missing).then(|| Illegality::TooManyPromoted {
+        side: color.name(),
+        bishops: if bishops_by_colour.is_some() {
+            "by square colour"
+        } else {
+            "together"
+        },
+        promoted,
+        missing,
+    })
+}
+
+/// Men of one colour beyond the original set, from its counts by role, each of which a
+/// pawn must have become: queens beyond one, rooks and knights beyond two, bishops beyond
+/// one per square colour when `bishops_by_colour` gives them (light, dark), else beyond
+/// two.
+fn beyond_set(count: impl Fn(Role) -> u32, bishops_by_colour: Option<(u32, u32)>) -> u32 {
+    let bishops = match bishops_by_colour {
+        Some((light, dark)) => light.saturating_sub(1) + dark.saturating_sub(1),
+        None => count(Role::Bishop).saturating_sub(2),
+    };
     count(Role::Queen).saturating_sub(1)
         + count(Role::Rook).saturating_sub(2)
         + count(Role::Knight).saturating_sub(2)
-        + light.saturating_sub(1)
-        + dark.saturating_sub(1)
+        + bishops
 }
 
 /// The fewest captures the pawns on `pawns` need to have made: each pawn started on its
