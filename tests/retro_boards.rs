@@ -489,7 +489,7 @@ fn board_collection_has_its_answers() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 8);
+    assert_eq!(seen, 11);
 }
 
 /// Every game of `plies` moves from `pos` (none cut short by a mate or a fall), with the
