@@ -395,10 +395,10 @@ fn retro_json_fields_and_bad_lines() {
     );
 }
 
-/// rules.md 6: retro plays every single-board game (a Taxi diagram is analysed) and
-/// refuses by name what it does not: the falls-first order.
+/// rules.md 6: retro plays every single-board game, a Taxi diagram and a Trapdoor one in
+/// the falls-first order among them.
 #[test]
-fn retro_refuses_what_it_does_not_cover() {
+fn retro_plays_every_single_board_game() {
     let taxi = run(&[
         "retro",
         "--fen",
@@ -409,11 +409,10 @@ fn retro_refuses_what_it_does_not_cover() {
     let falls_first = run(&[
         "retro",
         "--fen",
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 trapdoor 1; trapdoor_order falls-first;",
+        "4k3/3p4/8/8/8/8/8/Q4K2 w - - 0 1 trapdoor 1; trapdoor_order falls-first;",
     ]);
-    assert_eq!(falls_first.status.code(), Some(1));
-    assert!(text(&falls_first.stderr)
-        .contains("retro-analysis follows the mate-first order; falls-first is not supported"));
+    assert_eq!(falls_first.status.code(), Some(0));
+    assert!(text(&falls_first.stdout).contains("ticking: Ke8 r=1"));
 }
 
 /// rules.md 6.3 on two boards (sections 4 and 5): the men are counted over both boards and

@@ -15,7 +15,7 @@ fn retro_problem(rec: Record) -> Problem {
 }
 
 fn report(p: &Problem, depth: u32) -> RetroReport {
-    let opts = RetroOptions::for_problem(p, depth, RetroOptions::default().nodes).unwrap();
+    let opts = RetroOptions::for_problem(p, depth, RetroOptions::default().nodes);
     analyse(&RetroPosition::of(&p.position), &opts)
 }
 

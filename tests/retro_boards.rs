@@ -351,7 +351,7 @@ fn last_moves_match_the_definition_on_every_board() {
             };
             let opts = RetroOptions {
                 depth: 1,
-                ..RetroOptions::for_problem(&p, 1, 1_000_000).unwrap()
+                ..RetroOptions::for_problem(&p, 1, 1_000_000)
             };
             let pos = RetroPosition::of(&p.position);
             let report = analyse(&pos, &opts);
@@ -395,8 +395,9 @@ fn last_moves_match_the_definition_on_every_board() {
     }
 }
 
-/// rules.md 6.1-6.2 on every board: the module is sound. Random Trapdoor games (T = 1
-/// and 2) on each board and economy are played with the engine from the array; in the
+/// rules.md 6.1-6.2 (with 1.5, both orders) on every board: the module is sound. Random
+/// Trapdoor games (T = 1 and 2) on each board and economy, mate first and falls first,
+/// are played with the engine from the array; in the
 /// final position the diagram is legal, the real last move is a candidate, and every
 /// man proved ticking really ticks with a reported r.
 #[test]
@@ -410,6 +411,8 @@ fn real_trapdoor_games_on_every_board_are_explained() {
         " earthquake \"-2 1\"; void fly;",
         " earthquake \"0 -1\"; taxi \"18 16\";",
         " earthquake \"1 0\"; aftershock \"2 2\";",
+        " trapdoor_order falls-first;",
+        " trapdoor_order falls-first; earthquake \"1 0\"; taxi \"7 5\"; taxi_income 1;",
     ];
     let mut rng = common::Rng(0x2545_f491_4f6c_dd1d);
     let mut checked = 0;
@@ -457,7 +460,7 @@ fn board_collection_has_its_answers() {
         let last = get("c1");
         let verdict = get("c2").expect("c2");
         let p = problem::from_record_for_retro(rec.clone()).unwrap();
-        let opts = RetroOptions::for_problem(&p, depth, 1_000_000).unwrap();
+        let opts = RetroOptions::for_problem(&p, depth, 1_000_000);
         let r = analyse(&RetroPosition::of(&p.position), &opts);
         assert!(r.complete, "{id}: incomplete");
         if let Some(last) = last {
@@ -519,7 +522,8 @@ fn every_game(
 }
 
 /// rules.md 6.1-6.2 on every board, exhaustively: every game of up to three moves from the
-/// array under Trapdoor T = 1 (and of up to two under T = 2) on each board and economy;
+/// array under Trapdoor T = 1 (and of up to two under T = 2) on each board and economy,
+/// falls first too;
 /// each position reached is analysed once, and every game reaching it must be a kept
 /// history (the position legal, its last move a candidate, each proof its real timer).
 #[test]
@@ -530,6 +534,7 @@ fn every_short_trapdoor_game_is_explained() {
         " taxi \"18 16\";",
         " earthquake \"1 0\";",
         " earthquake \"0 -1\"; taxi \"3 1\"; taxi_income 1;",
+        " trapdoor_order falls-first;",
     ];
     let mut positions = 0;
     let mut games = 0;
@@ -538,7 +543,7 @@ fn every_short_trapdoor_game_is_explained() {
         for (timer, deepest) in [(1, 3), (2, 2)] {
             let line = format!("{array} trapdoor {timer};{ops}");
             let start = retro_problem(&line).unwrap_or_else(|| panic!("{line}"));
-            let opts = RetroOptions::for_problem(&start, 4, 300_000).unwrap();
+            let opts = RetroOptions::for_problem(&start, 4, 300_000);
             for plies in 1..=deepest {
                 let mut reached = std::collections::HashMap::new();
                 every_game(&start.game, &start.position, plies, None, &mut reached);

@@ -56,7 +56,11 @@ fn game_label(problem: &Problem) -> String {
     let rules = problem.game.rules();
     let mut parts = Vec::new();
     if let Some(t) = rules.trapdoor {
-        parts.push(format!("Trapdoor T={}", t.timer));
+        let order = match t.order {
+            fairysolve::trapdoor::FallOrder::MateFirst => "",
+            fairysolve::trapdoor::FallOrder::FallsFirst => " falls first",
+        };
+        parts.push(format!("Trapdoor T={}{order}", t.timer));
     }
     if let Some(taxi) = rules.taxi {
         parts.push(format!("Taxi income {}", taxi.income));
@@ -270,10 +274,9 @@ pub fn run(args: RetroArgs) -> bool {
                 continue;
             }
         }
-        let prepared = item.problem_for_retro().and_then(|p| {
-            let o = RetroOptions::for_problem(&p, args.depth, args.nodes)
-                .map_err(|e| item.located(0, &e.to_string()))?;
-            Ok((p, o))
+        let prepared = item.problem_for_retro().map(|p| {
+            let o = RetroOptions::for_problem(&p, args.depth, args.nodes);
+            (p, o)
         });
         let (problem, opts) = match prepared {
             Ok(x) => x,

@@ -449,8 +449,7 @@ fn retro_plan(
 ) -> Result<RetroPlan, String> {
     use fairysolve::retro::{self, RetroOptions, RetroPosition};
     let defaults = RetroOptions::default();
-    let opts = RetroOptions::for_problem(problem, defaults.depth, defaults.nodes)
-        .map_err(|e| item.located(0, &e.to_string()))?;
+    let opts = RetroOptions::for_problem(problem, defaults.depth, defaults.nodes);
     let limits = fairysolve::search::Limits {
         stop: &INTERRUPTED,
         deadline,

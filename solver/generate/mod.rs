@@ -463,7 +463,8 @@ fn examine_single(
     let mut position = problem.position;
     let mut retro_note = None;
     // The retro module's verdict where it plays the game (rules.md 6).
-    if let Ok(opts) = RetroOptions::for_problem(&problem, retro::DEFAULT_DEPTH, RETRO_NODES) {
+    {
+        let opts = RetroOptions::for_problem(&problem, retro::DEFAULT_DEPTH, RETRO_NODES);
         let report = retro::analyse(&RetroPosition::of(&position), &opts);
         if !report.legal() || report.en_passant.is_some() {
             return Ok(None);

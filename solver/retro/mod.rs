@@ -23,14 +23,12 @@ use crate::geometry::{Geometry, Terrain};
 use crate::position::Position;
 use crate::problem::Problem;
 use crate::search::Limits;
-use crate::trapdoor::FallOrder;
 use crate::types::{Color, Piece, Role, Square};
 pub use game::RetroGame;
 use history::{Fate, HistorySearch};
 pub use retraction::{LastShock, Retraction, RetroPosition};
 pub use soundness::Illegality;
 use std::sync::atomic::AtomicBool;
-use thiserror::Error;
 
 impl RetroPosition {
     pub fn of(pos: &Position) -> RetroPosition {
@@ -81,36 +79,26 @@ impl Default for RetroOptions {
     }
 }
 
-/// A problem the retro module does not analyse.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum Unsupported {
-    #[error("retro-analysis follows the mate-first order; falls-first is not supported")]
-    FallsFirst,
-}
-
 impl RetroOptions {
-    /// The options for a problem: its Trapdoor timer and the timers its file gives, with
-    /// `depth` (clamped to 1..=MAX_DEPTH) and `nodes`.
-    pub fn for_problem(
-        problem: &Problem,
-        depth: u32,
-        nodes: u64,
-    ) -> Result<RetroOptions, Unsupported> {
+    /// The options for a problem: its board and economy, its Trapdoor timer and the
+    /// timers its file gives, with `depth` (clamped to 1..=MAX_DEPTH) and `nodes`.
+    ///
+    /// Both orders of a Trapdoor move's events are served by the same search: the
+    /// positions of a history are those after the falls, and there mate first and falls
+    /// first ask the same of a move (rules.md 1.5: its mover's king not attacked; the
+    /// men that fell were the mover's own, so before the falls the king was attacked by
+    /// no more); the orders differ only in which positions end the game, and a history
+    /// ends at the diagram.
+    pub fn for_problem(problem: &Problem, depth: u32, nodes: u64) -> RetroOptions {
         let rules = problem.game.rules();
-        if rules
-            .trapdoor
-            .is_some_and(|t| t.order != FallOrder::MateFirst)
-        {
-            return Err(Unsupported::FallsFirst);
-        }
         let timers = problem.position.timers();
-        Ok(RetroOptions {
+        RetroOptions {
             game: problem.game.clone(),
             timer: rules.trapdoor.map(|t| t.timer),
             given: timers.ticking().map(|sq| (sq, timers.left(sq))).collect(),
             depth: depth.clamp(1, MAX_DEPTH),
             nodes,
-        })
+        }
     }
 }
 

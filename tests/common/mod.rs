@@ -82,7 +82,7 @@ pub fn explain_real_game(start: &Problem, plies: usize, rng: &mut Rng) -> Option
         pos = played.position;
     }
     let last = last?;
-    let opts = RetroOptions::for_problem(start, 4, 300_000).expect("a game retro plays");
+    let opts = RetroOptions::for_problem(start, 4, 300_000);
     let r = analyse(&RetroPosition::of(&pos), &opts);
     assert_history_explained(start, &r, &pos, last);
     Some(r.ticking.len())
