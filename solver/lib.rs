@@ -29,6 +29,7 @@ pub mod perft;
 pub mod physical;
 pub mod position;
 pub mod problem;
+pub mod proof;
 pub mod retro;
 pub mod san;
 pub mod search;

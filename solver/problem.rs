@@ -22,10 +22,22 @@ pub enum Aim {
     Help,
     /// `s#N`: White forces Black to mate White (8.3).
     Selfmate,
+    /// `pg N`: every game of exactly N moves from the array that reaches the diagram
+    /// (rules.md 9).
+    ProofGame,
+    /// `spg N`: the same, and no shorter game may reach it (shorter ones are cooks).
+    ShortestProofGame,
+}
+
+impl Aim {
+    /// Whether the stipulation asks how the game went (rules.md 9), not for a mate.
+    pub fn is_proof_game(self) -> bool {
+        matches!(self, Aim::ProofGame | Aim::ShortestProofGame)
+    }
 }
 
 /// What is to be shown: the aim and the number of moves (`half`: the `.5` of `h#N.5`,
-/// White's extra first move).
+/// White's extra first move; of `pg N.5`, White's move after Black's N-th).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Stipulation {
     pub aim: Aim,
@@ -39,6 +51,10 @@ impl std::fmt::Display for Stipulation {
             Aim::Direct => "",
             Aim::Help => "h",
             Aim::Selfmate => "s",
+            Aim::ProofGame => return write!(f, "pg {}.{}", self.moves, 5 * self.half as u8),
+            Aim::ShortestProofGame => {
+                return write!(f, "spg {}.{}", self.moves, 5 * self.half as u8)
+            }
         };
         let half = if self.half { ".5" } else { "" };
         write!(f, "{prefix}#{}{half}", self.moves)
@@ -58,9 +74,18 @@ impl Stipulation {
         }
     }
 
-    /// Reads `#N`, `h#N`, `h#N.5` or `s#N` (N in 1..=30; `h#0.5` too).
+    /// The half-moves the stipulation spans: `h#2.5` 5, `pg 9.0` 18.
+    pub fn plies(&self) -> u32 {
+        2 * self.moves + self.half as u32
+    }
+
+    /// Reads `#N`, `h#N`, `h#N.5` or `s#N` (N in 1..=30; `h#0.5` too), or a proof game
+    /// `pg N` / `spg N` (N in moves: `9`, `9.0` or `8.5`, from 0.5 to 30.0).
     pub fn parse(s: &str) -> Option<Stipulation> {
         let s = s.trim();
+        if let Some(stip) = Stipulation::parse_proof_game(s) {
+            return stip;
+        }
         let (aim, rest) = if let Some(r) = s.strip_prefix("h#") {
             (Aim::Help, r)
         } else if let Some(r) = s.strip_prefix("s#") {
@@ -80,6 +105,32 @@ impl Stipulation {
             half,
         })
     }
+
+    /// `pg N` / `spg N`: `Some(None)` for a proof game whose length is no length.
+    fn parse_proof_game(s: &str) -> Option<Option<Stipulation>> {
+        let (aim, rest) = if let Some(r) = s.strip_prefix("spg") {
+            (Aim::ShortestProofGame, r)
+        } else {
+            (Aim::ProofGame, s.strip_prefix("pg")?)
+        };
+        let rest = rest.trim();
+        let (whole, half) = match rest.split_once('.') {
+            None => (rest, false),
+            Some((w, "0")) => (w, false),
+            Some((w, "5")) => (w, true),
+            Some(_) => return Some(None),
+        };
+        let moves: u32 = match whole.parse() {
+            Ok(n) if whole.bytes().all(|b| b.is_ascii_digit()) => n,
+            _ => return Some(None),
+        };
+        let plies = 2 * moves as u64 + half as u64;
+        Some(
+            (1..=2 * MAX_MOVES as u64)
+                .contains(&plies)
+                .then_some(Stipulation { aim, moves, half }),
+        )
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +139,28 @@ pub struct Problem {
     pub game: AnyGame,
     pub position: Position,
     pub stipulation: Option<Stipulation>,
+    /// What the line states of the variant state (a proof game's diagram may leave the
+    /// cash and the timers open, rules.md 9.3).
+    pub stated: Stated,
+}
+
+/// Which parts of a position's variant state its line gives. Every line gives them all
+/// but a proof game's: there `taxi "- -"` leaves the cash open (either amount may be
+/// `-`) and a line without `timers` leaves the timers open.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stated {
+    /// Each side's cash, White and Black.
+    pub cash: [bool; 2],
+    pub timers: bool,
+}
+
+impl Default for Stated {
+    fn default() -> Stated {
+        Stated {
+            cash: [true; 2],
+            timers: true,
+        }
+    }
 }
 
 impl Problem {
@@ -279,6 +352,13 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
         ));
     }
 
+    let stipulation = stipulation_of(&rec)?;
+    let proof_game = stipulation.is_some_and(|s| s.aim.is_proof_game());
+    let mut stated = Stated::default();
+    if proof_game {
+        stated.timers = op("timers").is_some();
+    }
+
     let mut rules = Rules::default();
     if let Some(o) = op("trapdoor") {
         let t = number(&rec, o, "a timer T (a whole number from 1)")?;
@@ -317,9 +397,20 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
         let text = o.single().ok_or_else(bad)?;
         // Each amount named in the message when it is no cash: below zero, too large,
         // or not a number at all.
-        let amount = |word: &str| -> Result<u32, LineError> {
+        let amount = |word: &str| -> Result<Option<u32>, LineError> {
             if let Ok(n) = word.parse::<u32>() {
-                return Ok(n);
+                return Ok(Some(n));
+            }
+            if word == "-" {
+                return if proof_game {
+                    Ok(None)
+                } else {
+                    Err(at(
+                        &rec,
+                        o,
+                        "taxi: '-' (cash not stated) is for a proof game's diagram; this line needs both amounts",
+                    ))
+                };
             }
             let digits = word.strip_prefix('-').unwrap_or(word);
             let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -333,13 +424,15 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
             };
             Err(at(&rec, o, message))
         };
-        let nums: Vec<u32> = text
+        let nums: Vec<Option<u32>> = text
             .split_whitespace()
             .map(amount)
             .collect::<Result<_, _>>()?;
         let [w, b] = nums.as_slice() else {
             return Err(bad());
         };
+        stated.cash = [w.is_some(), b.is_some()];
+        let (w, b) = (&w.unwrap_or(0), &b.unwrap_or(0));
         if *w > MAX_CASH || *b > MAX_CASH {
             return Err(at(
                 &rec,
@@ -450,10 +543,10 @@ fn read(rec: Record, checks: Checks) -> Result<Problem, LineError> {
         }
     }
 
-    let stipulation = stipulation_of(&rec)?;
     asked_of(&rec, stipulation)?;
     Ok(Problem {
         stipulation,
+        stated,
         record: rec,
         game,
         position,
@@ -522,11 +615,13 @@ pub fn asked_of(rec: &Record, stipulation: Option<Stipulation>) -> Result<Asked,
     // (rules.md 8.4, 8.6).
     if let Some(stip) = stipulation {
         let help = stip.aim == Aim::Help;
-        if asked.max_solutions.is_some() && !help {
+        if asked.max_solutions.is_some() && !help && !stip.aim.is_proof_game() {
             return Err(at(
                 rec,
                 op,
-                format!("options: max-solutions applies to help-mates, not to {stip}"),
+                format!(
+                    "options: max-solutions applies to help-mates and proof games, not to {stip}"
+                ),
             ));
         }
         if asked.retro && stip.aim != Aim::Direct {
@@ -536,7 +631,7 @@ pub fn asked_of(rec: &Record, stipulation: Option<Stipulation>) -> Result<Asked,
                 format!("options: retro applies to #N, not to {stip}"),
             ));
         }
-        if asked.set_play && (help || stip.moves < 2) {
+        if asked.set_play && (help || stip.aim.is_proof_game() || stip.moves < 2) {
             return Err(at(
                 rec,
                 op,
@@ -581,6 +676,15 @@ pub fn stipulation_of(rec: &Record) -> Result<Option<Stipulation>, LineError> {
             let s = o.single().unwrap_or("");
             match Stipulation::parse(s) {
                 Some(st) => Some(st),
+                None if s.trim_start().starts_with("pg") || s.trim_start().starts_with("spg") => {
+                    return Err(at(
+                        rec,
+                        o,
+                        format!(
+                            "stip: '{s}' is not pg N or spg N with N in moves (9, 9.0 or 8.5) from 0.5 to {MAX_MOVES}.0"
+                        ),
+                    ))
+                }
                 None if s.starts_with('#') || s.starts_with("h#") || s.starts_with("s#") => {
                     return Err(at(
                         rec,

@@ -84,13 +84,13 @@ fn single_board_answers_do_not_depend_on_when_the_threads_join() {
     );
 }
 
-/// The goal of a stipulation the core proves by `solve_for` (help-mates have their own
-/// search).
+/// The goal of a stipulation the core proves by `solve_for` (help-mates and proof
+/// games have searches of their own).
 fn goal_of(aim: Aim) -> Option<Goal> {
     match aim {
         Aim::Direct => Some(Goal::Win),
         Aim::Selfmate => Some(Goal::SelfLoss),
-        Aim::Help => None,
+        Aim::Help | Aim::ProofGame | Aim::ShortestProofGame => None,
     }
 }
 

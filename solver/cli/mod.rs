@@ -11,6 +11,7 @@ mod limits;
 mod line_reader;
 mod man;
 mod perft;
+mod proof_game;
 mod referee;
 mod replay;
 mod retro;

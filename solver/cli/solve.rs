@@ -79,7 +79,7 @@ pub struct SolveArgs {
 fn stipulation_arg(text: &str) -> Result<Stipulation, String> {
     Stipulation::parse(text).ok_or_else(|| {
         format!(
-            "'{text}' is not a stipulation: #N, h#N, h#N.5 or s#N with N in 1..={} expected",
+            "'{text}' is not a stipulation: #N, h#N, h#N.5 or s#N with N in 1..={}, or pg N / spg N (N in moves: 9.0, 8.5) expected",
             fairysolve::problem::MAX_MOVES
         )
     })
@@ -110,8 +110,8 @@ pub(super) fn stipulation(
         // or a one-mover has none of. Elsewhere each would mean nothing.
         let meaningless = [
             (
-                args.max_solutions.is_some() && !help,
-                "--max-solutions applies to help-mates (h#N, h#N.5) only",
+                args.max_solutions.is_some() && !help && !s.aim.is_proof_game(),
+                "--max-solutions applies to help-mates (h#N, h#N.5) and proof games only",
             ),
             (
                 args.set_play && (help || s.moves < 2),
@@ -197,10 +197,18 @@ fn describe_rules(problem: &Problem) -> String {
     }
     if let Some(taxi) = problem.game.rules().taxi {
         let p = &problem.position;
+        // A proof game's diagram may leave either amount open (rules.md 9.3).
+        let cash = |c: fairysolve::Color| {
+            if problem.stated.cash[c.index()] {
+                p.cash(c).to_string()
+            } else {
+                "-".to_string()
+            }
+        };
         parts.push(format!(
             "taxi (cash W {} B {}, income {})",
-            p.cash(fairysolve::Color::White),
-            p.cash(fairysolve::Color::Black),
+            cash(fairysolve::Color::White),
+            cash(fairysolve::Color::Black),
             taxi.income
         ));
     }
@@ -627,7 +635,7 @@ fn hash_table(mb: usize) -> Option<Table> {
 }
 
 /// What solving one item printed, and whether it went through.
-pub(super) struct Report {
+pub(crate) struct Report {
     pub stdout: String,
     pub stderr: String,
     pub ok: bool,
@@ -772,7 +780,7 @@ fn solve_item(
     let deadline = super::limits::deadline(args.time_limit);
     let prepared = item.problem().and_then(|p| {
         let s = stipulation(item, p.stipulation, args)?;
-        let plan = if args.retro {
+        let plan = if args.retro && !s.aim.is_proof_game() {
             Some(retro_plan(item, &p, deadline)?)
         } else {
             None
@@ -790,6 +798,14 @@ fn solve_item(
             return out;
         }
     };
+    if stip.aim.is_proof_game() {
+        let what = format!(
+            "{} ({} to move in the diagram)",
+            describe_rules(&problem),
+            problem.position.turn().name()
+        );
+        return super::proof_game::solve_proof_line(item, &problem, stip, args, what, bar);
+    }
     if stip.aim != fairysolve::problem::Aim::Direct {
         if plan.is_some() {
             return super::two_board::refused_at(

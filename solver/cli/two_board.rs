@@ -145,6 +145,13 @@ fn solve_core<G: TurnGame>(
         Aim::Direct => Goal::Win,
         Aim::Selfmate => Goal::SelfLoss,
         Aim::Help => return help_report(item, game, root, p, stip, args, opts, table, bar),
+        Aim::ProofGame | Aim::ShortestProofGame => {
+            return refused(
+                item,
+                args,
+                &format!("{stip}: proof games are played on the single-board games; Underworld and Looking-Glass have none (rules.md 9.5)"),
+            )
+        }
     };
     if stip.aim == Aim::Selfmate && game.mover(root) != Color::White {
         return refused(

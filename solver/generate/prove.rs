@@ -70,6 +70,17 @@ pub fn prove<G: TurnGame>(
     detail: bool,
 ) -> Proof {
     match stip.aim {
+        // A proof game is proved from the array, not from a diagram's moves
+        // (`generate::proof_games`): nothing is proved here.
+        Aim::ProofGame | Aim::ShortestProofGame => Proof {
+            complete: false,
+            solutions: Vec::new(),
+            shortest: None,
+            short: 0,
+            main: Vec::new(),
+            tries: Vec::new(),
+            variations: 0,
+        },
         Aim::Help => {
             let turns = 2 * stip.moves + stip.half as u32;
             let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();

@@ -1,0 +1,448 @@
+//! Proof games (rules.md 9) checked against the rules read literally.
+//!
+//! The reference here plays every legal move: for a diagram reached by a random game of
+//! up to 4.0 moves (8 half-moves), it counts every game of each length from the array
+//! that reaches the diagram, leaving a position only by a rule a reader checks at a
+//! glance (each square where the diagram has a man of one side and the position
+//! another needs a move of that side landing there, one per move, two for the one
+//! castling). The solver's games must be exactly those: as many, each a legal game
+//! that ends in the diagram, none twice; and for `spg` the shortest length and its
+//! games. Every board: FIDE, Trapdoor 1 and 2 (both orders), Taxi (little cash and
+//! plenty), Earthquake boards, aftershocks, and a combination; diagrams with the cash
+//! or the timers stated or left open, castling rights kept or dropped.
+
+mod common;
+
+use common::Rng;
+use fairysolve::bitboard::Bitboard;
+use fairysolve::game::AnyGame;
+use fairysolve::moves::Move;
+use fairysolve::position::Position;
+use fairysolve::problem::Problem;
+use fairysolve::proof::{self, Diagram, ProofLimits, ProofOutcome};
+use fairysolve::types::Color;
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+/// The boards: a name, the line's operations (the cash of `taxi` is the start's), and
+/// whether cash is kept.
+const BOARDS: &[(&str, &str)] = &[
+    ("FIDE", ""),
+    ("Trapdoor 1", "trapdoor 1;"),
+    ("Trapdoor 2", "trapdoor 2;"),
+    (
+        "Trapdoor 1 falls first",
+        "trapdoor 1; trapdoor_order falls-first;",
+    ),
+    ("Taxi", "taxi \"18 16\";"),
+    (
+        "Taxi, start 3, income 1",
+        "taxi \"4 3\"; taxi_start 3; taxi_income 1;",
+    ),
+    ("Earthquake (1,0)", "earthquake \"1 0\";"),
+    ("Earthquake (-2,-1) fly", "earthquake \"-2 -1\"; void fly;"),
+    ("Earthquake (3,1)", "earthquake \"3 1\";"),
+    ("aftershocks", "earthquake \"0 0\"; aftershock \"1 1\";"),
+    (
+        "Earthquake (1,0), Trapdoor 2, Taxi",
+        "earthquake \"1 0\"; trapdoor 2; taxi \"18 16\";",
+    ),
+];
+
+const ARRAY: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+
+/// The array on a board, read as a line (the start of every proof game, rules.md 9.2).
+fn start_of(ops: &str) -> Problem {
+    common::problem(&format!("{ARRAY} {ops}"))
+}
+
+/// What a game must end in, read from the diagram as rules.md 9.3 says.
+struct Goal {
+    position: Position,
+    cash: [bool; 2],
+    timers: bool,
+    /// The line's counters are the start's; the displacement the game's at the end.
+    aftershocks: bool,
+}
+
+impl Goal {
+    fn reached(&self, game: &AnyGame, after: &Position) -> bool {
+        let d = &self.position;
+        after.board() == d.board()
+            && after.turn() == d.turn()
+            && (d.castling() - after.castling()).is_empty()
+            && (d.ep_square().is_none() || after.ep_square() == d.ep_square())
+            && (game.rules().taxi.is_none()
+                || Color::ALL
+                    .iter()
+                    .all(|&c| !self.cash[c.index()] || after.cash(c) == d.cash(c)))
+            && (game.rules().trapdoor.is_none() || !self.timers || after.timers() == d.timers())
+            && (if self.aftershocks {
+                after.quake().dx == d.quake().dx
+            } else {
+                after.quake() == d.quake()
+            })
+    }
+
+    /// Whether a side surely cannot reach the goal's men in the moves it has left: each
+    /// square with a man of that side in the goal and another thing in `pos` needs a move
+    /// of that side landing there.
+    fn beyond(&self, pos: &Position, plies: u32) -> bool {
+        let left = |c: Color| {
+            if pos.turn() == c {
+                plies.div_ceil(2)
+            } else {
+                plies / 2
+            }
+        };
+        Color::ALL.iter().any(|&c| {
+            let goal = self.position.board();
+            let differ = goal
+                .by_color(c)
+                .into_iter()
+                .filter(|&sq| pos.board().piece_at(sq) != goal.piece_at(sq))
+                .count() as u32;
+            let castle = (pos.castling() & Bitboard::rank(c.fold(0, 7))).is_nonempty() as u32;
+            pos.board().by_color(c).count() < goal.by_color(c).count() || differ > left(c) + castle
+        })
+    }
+}
+
+/// Positions the reference may play through for one diagram: beyond it the diagram is
+/// set aside for another (Trapdoor games whose early men all fell can take millions).
+const REFERENCE_BUDGET: u64 = 1_500_000;
+
+/// The games of exactly `plies` half-moves from `pos` that reach the goal, every legal
+/// move played (a game that ends before its last move is none); `None` when the
+/// budget ran out.
+fn count(
+    game: &AnyGame,
+    goal: &Goal,
+    pos: &Position,
+    plies: u32,
+    memo: &mut HashMap<(u64, u32), u64>,
+    budget: &mut u64,
+) -> Option<u64> {
+    if plies == 0 {
+        return Some(goal.reached(game, pos) as u64);
+    }
+    if goal.beyond(pos, plies) {
+        return Some(0);
+    }
+    if let Some(&n) = memo.get(&(pos.hash(), plies)) {
+        return Some(n);
+    }
+    *budget = budget.checked_sub(1)?;
+    let mut n = 0;
+    for &mv in game.legal_moves(pos).iter() {
+        let played = game.play(pos, mv);
+        if plies == 1 {
+            n += goal.reached(game, &played.position) as u64;
+        } else if played.outcome.is_none() {
+            n += count(game, goal, &played.position, plies - 1, memo, budget)?;
+        }
+    }
+    memo.insert((pos.hash(), plies), n);
+    Some(n)
+}
+
+/// Plays `moves` from `start`: each legal, no game ended before the last, ending in
+/// the goal.
+fn replays(game: &AnyGame, goal: &Goal, start: &Position, moves: &[Move]) -> bool {
+    let mut pos = *start;
+    for (i, &mv) in moves.iter().enumerate() {
+        if !game.legal_moves(&pos).as_slice().contains(&mv) {
+            return false;
+        }
+        let played = game.play(&pos, mv);
+        if played.outcome.is_some() && i + 1 < moves.len() {
+            return false;
+        }
+        pos = played.position;
+    }
+    goal.reached(game, &pos)
+}
+
+fn solve(p: &Problem, plies: u32, shortest: bool) -> ProofOutcome {
+    let stop = AtomicBool::new(false);
+    let limits = ProofLimits {
+        stop: &stop,
+        deadline: None,
+        max_games: None,
+        table_mb: 4,
+    };
+    let diagram = Diagram::new(p.position, p.stated, p.game.has_aftershocks());
+    fairysolve::with_game!(&p.game, g => proof::solve(g, &diagram, plies, shortest, &limits, |_, _| {}))
+        .expect("the array stands on these boards")
+}
+
+/// The diagram line of `pos`, reached on `board` (its operations `ops`): the cash and
+/// the timers stated or left open at random, castling rights dropped at random, and on
+/// an aftershock board the start's board and allowance (RULES.md).
+fn diagram_line(start: &Problem, ops: &str, pos: &Position, plies: u32, rng: &mut Rng) -> String {
+    let fen = fairysolve::fen::write_fen(pos);
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let rights: String = if rng.below(3) == 0 {
+        "-".into()
+    } else {
+        fields[2].chars().filter(|_| rng.below(4) != 0).collect()
+    };
+    let rights = if rights.is_empty() {
+        "-".into()
+    } else {
+        rights
+    };
+    let ep = if rng.below(4) == 0 { "-" } else { fields[3] };
+    let mut line = format!("{} {} {rights} {ep}", fields[0], fields[1]);
+    line.push_str(&format!(
+        " stip \"pg {}.{}\";",
+        plies / 2,
+        if plies % 2 == 1 { 5 } else { 0 }
+    ));
+    for op in ops.split(';').map(str::trim).filter(|o| !o.is_empty()) {
+        if op.starts_with("taxi ") {
+            let mut amount = |c: Color| {
+                if rng.below(3) == 0 {
+                    "-".to_string()
+                } else {
+                    pos.cash(c).to_string()
+                }
+            };
+            let (w, b) = (amount(Color::White), amount(Color::Black));
+            line.push_str(&format!(" taxi \"{w} {b}\";"));
+        } else {
+            line.push_str(&format!(" {op};"));
+        }
+    }
+    if start.game.rules().trapdoor.is_some() && rng.below(2) == 0 {
+        let timers: Vec<String> = pos
+            .timers()
+            .ticking()
+            .map(|sq| format!("{sq}:{}", pos.timers().left(sq)))
+            .collect();
+        line.push_str(&format!(" timers \"{}\";", timers.join(" ")));
+    }
+    line
+}
+
+/// A random game of `plies` half-moves from `start` (`None` if it ended before).
+fn random_game(start: &Problem, plies: u32, rng: &mut Rng) -> Option<Position> {
+    let mut pos = start.position;
+    for _ in 0..plies {
+        let moves = start.game.legal_moves(&pos);
+        if moves.is_empty() {
+            return None;
+        }
+        let played = start
+            .game
+            .play(&pos, moves.as_slice()[rng.below(moves.len())]);
+        if played.outcome.is_some() {
+            return None;
+        }
+        pos = played.position;
+    }
+    Some(pos)
+}
+
+/// One diagram of `board` checked: `pg` and `spg` against the reference; false when
+/// the reference's budget ran out (nothing checked).
+fn check(name: &str, start: &Problem, line: &str, plies: u32) -> bool {
+    let p = common::problem(line);
+    let goal = Goal {
+        position: p.position,
+        cash: p.stated.cash,
+        timers: p.stated.timers,
+        aftershocks: p.game.has_aftershocks(),
+    };
+    let game = &p.game;
+    let mut memo = HashMap::new();
+    let mut budget = REFERENCE_BUDGET;
+    let Some(reference) = (0..=plies)
+        .map(|l| {
+            if l % 2 == plies % 2 {
+                count(game, &goal, &start.position, l, &mut memo, &mut budget)
+            } else {
+                Some(0)
+            }
+        })
+        .collect::<Option<Vec<u64>>>()
+    else {
+        return false;
+    };
+    let pg = solve(&p, plies, false);
+    assert!(pg.complete, "{name}: {line}: incomplete");
+    assert_eq!(
+        pg.games.len() as u64,
+        reference[plies as usize],
+        "{name}: {line}: the games of the stipulated length"
+    );
+    let mut seen = std::collections::HashSet::new();
+    for g in &pg.games {
+        assert!(
+            seen.insert(g.clone()),
+            "{name}: {line}: a game twice: {g:?}"
+        );
+        assert!(
+            replays(game, &goal, &start.position, g),
+            "{name}: {line}: not a proof game: {g:?}"
+        );
+    }
+    let spg = solve(&p, plies, true);
+    let shorter = (0..plies).find(|&l| reference[l as usize] > 0);
+    assert_eq!(
+        spg.cook_plies, shorter,
+        "{name}: {line}: the shortest length"
+    );
+    match shorter {
+        Some(l) => {
+            assert_eq!(
+                spg.cooks.len() as u64,
+                reference[l as usize],
+                "{name}: {line}: the cooks"
+            );
+            for g in &spg.cooks {
+                assert!(
+                    replays(game, &goal, &start.position, g),
+                    "{name}: {line}: {g:?}"
+                );
+            }
+            assert_eq!(spg.shortest, Some(l), "{name}: {line}");
+        }
+        None => assert_eq!(
+            spg.shortest,
+            (reference[plies as usize] > 0).then_some(plies),
+            "{name}: {line}"
+        ),
+    }
+    assert_eq!(spg.games.len(), pg.games.len(), "{name}: {line}");
+    // The bound's least length is a true lower bound.
+    if let (Some(least), Some(s)) = (pg.least_plies, spg.shortest) {
+        assert!(
+            least <= s,
+            "{name}: {line}: bound {least} above a real game of {s}"
+        );
+    }
+    true
+}
+
+/// rules.md 9.1-9.4: random games of up to 4.0 moves on the boards without trapdoors;
+/// each diagram's proof games of its length, and the shorter ones, as the reference
+/// counts them.
+#[test]
+fn proof_games_agree_with_every_move_played() {
+    random_diagrams(|p| p.game.rules().trapdoor.is_none(), 24);
+}
+
+/// The same on the Trapdoor boards. The men that moved early fall there, so the
+/// reference, which knows nothing of that, plays out far more games (a second or two
+/// for a diagram of 4.0 moves): fewer diagrams.
+#[test]
+fn trapdoor_proof_games_agree_with_every_move_played() {
+    random_diagrams(|p| p.game.rules().trapdoor.is_some(), 6);
+}
+
+/// `wanted` diagrams of each board `which` selects, two of them after 4.0 moves, from
+/// random games, checked against the reference.
+fn random_diagrams(which: impl Fn(&Problem) -> bool, wanted: usize) {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for &(name, ops) in BOARDS {
+        let start = start_of(ops);
+        if !which(&start) {
+            continue;
+        }
+        let (mut checked, mut long) = (0, 0);
+        let mut tries = 0;
+        while checked < wanted && tries < 200 {
+            tries += 1;
+            let plies = if long < 2 {
+                8
+            } else {
+                [1, 2, 3, 4, 5, 6, 7, 8][rng.below(8)]
+            };
+            let Some(pos) = random_game(&start, plies, &mut rng) else {
+                continue;
+            };
+            let line = diagram_line(&start, ops, &pos, plies, &mut rng);
+            if check(name, &start, &line, plies) {
+                checked += 1;
+                long += (plies == 8) as usize;
+            }
+        }
+        assert_eq!(checked, wanted, "{name}: too few diagrams checked");
+        assert!(long >= 2, "{name}: no diagram of 4.0 moves checked");
+    }
+}
+
+/// Every position after up to 1.5 moves of each board (a sample of those after three
+/// half-moves), each read as a diagram with everything stated: the solver's games are
+/// the games the reference counts.
+#[test]
+fn every_short_game_is_found() {
+    for &(name, ops) in BOARDS {
+        let start = start_of(ops);
+        // Where every game of up to three half-moves ends.
+        let mut ends: HashMap<u64, (Position, u32)> = HashMap::new();
+        let mut frontier = vec![start.position];
+        for plies in 1..=3u32 {
+            let mut next = Vec::new();
+            for pos in &frontier {
+                for &mv in start.game.legal_moves(pos).iter() {
+                    let played = start.game.play(pos, mv);
+                    ends.entry(played.position.hash() ^ plies as u64)
+                        .or_insert((played.position, plies));
+                    if played.outcome.is_none() {
+                        next.push(played.position);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        let mut rng = Rng(7);
+        let mut checked = 0;
+        let mut ends: Vec<_> = ends.into_values().collect();
+        ends.sort_by_key(|(p, n)| (p.hash(), *n));
+        for (pos, plies) in &ends {
+            // Every position of the first two half-moves, one in eight after.
+            if *plies == 3 && rng.below(8) != 0 {
+                continue;
+            }
+            let line = exact_line(&start, ops, pos, *plies);
+            assert!(
+                check(name, &start, &line, *plies),
+                "{name}: {line}: beyond the budget"
+            );
+            checked += 1;
+        }
+        assert!(checked > 20, "{name}: {checked}");
+    }
+}
+
+/// The diagram line of `pos` with everything stated.
+fn exact_line(start: &Problem, ops: &str, pos: &Position, plies: u32) -> String {
+    let mut line = format!(
+        "{} stip \"pg {}.{}\";",
+        fairysolve::fen::write_fen(pos),
+        plies / 2,
+        if plies % 2 == 1 { 5 } else { 0 }
+    );
+    for op in ops.split(';').map(str::trim).filter(|o| !o.is_empty()) {
+        if op.starts_with("taxi ") {
+            line.push_str(&format!(
+                " taxi \"{} {}\";",
+                pos.cash(Color::White),
+                pos.cash(Color::Black)
+            ));
+        } else {
+            line.push_str(&format!(" {op};"));
+        }
+    }
+    if start.game.rules().trapdoor.is_some() {
+        let timers: Vec<String> = pos
+            .timers()
+            .ticking()
+            .map(|sq| format!("{sq}:{}", pos.timers().left(sq)))
+            .collect();
+        line.push_str(&format!(" timers \"{}\";", timers.join(" ")));
+    }
+    line
+}
