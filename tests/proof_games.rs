@@ -169,6 +169,7 @@ fn solve(p: &Problem, plies: u32, shortest: bool) -> ProofOutcome {
         stop: &stop,
         deadline: None,
         max_games: None,
+        max_nodes: None,
         table_mb: 4,
     };
     let diagram = Diagram::new(p.position, p.stated, p.game.has_aftershocks());

@@ -166,6 +166,7 @@ fn run<T: Terrain>(
             .time_limit
             .map(|s| started + std::time::Duration::from_secs_f64(s)),
         max_games: args.max_solutions,
+        max_nodes: None,
         table_mb: args.hash as usize,
     };
     let on_event = |length: u32, e: ProofEvent| match e {

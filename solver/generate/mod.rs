@@ -16,6 +16,7 @@
 
 mod backward;
 pub mod candidate;
+mod proof_game;
 pub mod prove;
 
 use crate::bitboard::Bitboard;
@@ -122,6 +123,8 @@ pub enum SpecError {
     Theme(&'static str, &'static str),
     #[error("{0}: the two-board games are generated without variant operations")]
     TwoBoardOps(String),
+    #[error("{0}")]
+    ProofGame(&'static str),
 }
 
 impl Spec {
@@ -152,6 +155,23 @@ impl Spec {
         }
         if self.pieces.is_empty() {
             return Err(SpecError::NoPieces);
+        }
+        if self.stip.aim.is_proof_game() {
+            if self.board != Board::Single {
+                return Err(SpecError::ProofGame(
+                    "proof games are played on the single-board games (rules.md 9.5)",
+                ));
+            }
+            if let Some(t) = self
+                .themes
+                .iter()
+                .find(|t| !matches!(t, Theme::Variant | Theme::Fall))
+            {
+                return Err(SpecError::Theme(
+                    t.name(),
+                    "a proof-game puzzle has the themes variant and fall only",
+                ));
+            }
         }
         if self.board != Board::Single {
             if !self.ops.trim().is_empty() {
@@ -329,6 +349,12 @@ pub fn examine(
     table: &Table,
     stop: &AtomicBool,
 ) -> Result<Option<Puzzle>, Stopped> {
+    if spec.stip.aim.is_proof_game() {
+        let Ok(board) = spec.kings_only() else {
+            return Ok(None);
+        };
+        return proof_game::examine(spec, &board, index, stop);
+    }
     let Some(diagram) = candidate::diagram(spec, index) else {
         return Ok(None);
     };

@@ -35,6 +35,9 @@ pub struct ProofLimits<'a> {
     pub deadline: Option<Instant>,
     /// Stop after this many games of the stipulated length.
     pub max_games: Option<usize>,
+    /// Stop after this many positions searched (a budget that, unlike a deadline,
+    /// gives the same answer on every machine: what the generator uses).
+    pub max_nodes: Option<u64>,
     /// Table size in megabytes.
     pub table_mb: usize,
 }
@@ -111,6 +114,7 @@ pub fn solve<T: Terrain>(
             if cook { None } else { limits.max_games },
             |e| on_event(length, e),
         );
+        search.max_nodes = limits.max_nodes.map(|m| m.saturating_sub(out.nodes));
         search.run(&start, length);
         out.nodes += search.nodes;
         out.searching_plies = length;

@@ -67,6 +67,8 @@ pub struct Search<'a, T: Terrain, F: FnMut(ProofEvent)> {
     pub halt: &'a Halt<'a>,
     /// Stop after this many games.
     pub max_games: Option<usize>,
+    /// Stop after this many nodes.
+    pub max_nodes: Option<u64>,
     pub on_event: F,
     pub nodes: u64,
     pub found: Vec<Vec<Move>>,
@@ -96,6 +98,7 @@ impl<'a, T: Terrain, F: FnMut(ProofEvent)> Search<'a, T, F> {
             dead,
             halt,
             max_games,
+            max_nodes: None,
             on_event,
             nodes: 0,
             found: Vec::new(),
@@ -184,7 +187,7 @@ impl<'a, T: Terrain, F: FnMut(ProofEvent)> Search<'a, T, F> {
         if self.nodes.is_multiple_of(POLL_NODES) {
             self.halt.poll();
         }
-        if self.halt.halted() {
+        if self.halt.halted() || self.max_nodes.is_some_and(|m| self.nodes > m) {
             self.stopped = true;
             return false;
         }
