@@ -15,6 +15,7 @@ mod common;
 
 use common::Rng;
 use fairysolve::bitboard::Bitboard;
+use fairysolve::epd::Operand;
 use fairysolve::game::AnyGame;
 use fairysolve::moves::Move;
 use fairysolve::position::Position;
@@ -446,4 +447,281 @@ fn exact_line(start: &Problem, ops: &str, pos: &Position, plies: u32) -> String 
         line.push_str(&format!(" timers \"{}\";", timers.join(" ")));
     }
     line
+}
+
+/// The array and the operations of a diagram line's board (rules.md 9.2): its cash the
+/// start's, no timers, the line's allowance of aftershocks.
+fn start_line_of(line: &str) -> (String, String) {
+    let rec = match fairysolve::epd::parse_line(line, 1) {
+        Ok(fairysolve::epd::Line::Position(r)) => r,
+        other => panic!("{line}: {other:?}"),
+    };
+    let number = |name: &str, default: u32| {
+        rec.get(name)
+            .and_then(|o| o.single())
+            .map_or(default, |v| v.parse().expect("a number"))
+    };
+    let (start, income) = (number("taxi_start", 16), number("taxi_income", 2));
+    let mut ops = String::new();
+    for op in &rec.operations {
+        let operands: Vec<String> = op
+            .operands
+            .iter()
+            .map(|o| match o {
+                Operand::Word(w) => w.clone(),
+                Operand::Quoted(q) => format!("\"{q}\""),
+            })
+            .collect();
+        match op.opcode.as_str() {
+            "stip" | "id" | "c0" | "pv" | "timers" => {}
+            "taxi" => ops.push_str(&format!("taxi \"{} {start}\"; ", start + income)),
+            name => ops.push_str(&format!("{name} {}; ", operands.join(" "))),
+        }
+    }
+    (ops.trim().to_string(), line.to_string())
+}
+
+/// Each line's solutions as `solve` prints them, and its summary.
+fn solved_text(line: &str, extra: &[&str]) -> (Vec<String>, String) {
+    let mut args = vec!["solve", "--fen", line];
+    args.extend_from_slice(extra);
+    let out = common::run(&args);
+    let text = common::text(&out.stdout);
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let summary = lines.last().cloned().unwrap_or_default();
+    (lines[1..lines.len().saturating_sub(1)].to_vec(), summary)
+}
+
+/// rules.md 9.1: the published proof games of positions/proofgames/published.epd have
+/// exactly their published solutions (the c0 of each line, two joined by "and"), and
+/// for `spg` no shorter game; Orban's `pg 4.0` has its four shorter games apart.
+#[test]
+fn published_proof_games_have_their_published_solutions() {
+    let records = common::records("positions/proofgames/published.epd");
+    assert_eq!(records.len(), 12);
+    for rec in records {
+        let line = fairysolve::epd::write_record(&rec);
+        let published: Vec<String> = rec
+            .get("c0")
+            .and_then(|o| o.single())
+            .expect("c0")
+            .split(" and ")
+            .map(str::to_string)
+            .collect();
+        let (games, summary) = solved_text(&line, &[]);
+        let games: Vec<String> = games
+            .into_iter()
+            .filter(|g| !g.starts_with("shorter"))
+            .collect();
+        let mut sorted = games.clone();
+        sorted.sort();
+        let mut expected = published.clone();
+        expected.sort();
+        // `solve` marks the mates and checks Popeye's notation leaves as `+`.
+        let plain = |g: &String| g.replace('#', "+");
+        assert_eq!(
+            sorted.iter().map(plain).collect::<Vec<_>>(),
+            expected.iter().map(plain).collect::<Vec<_>>(),
+            "{line}"
+        );
+        let n = published.len();
+        let stip = rec.get("stip").and_then(|o| o.single()).unwrap_or("");
+        // A pg line is not searched below its length: only the bound's least is told.
+        let tail = if stip.starts_with("spg") {
+            "· no shorter game ·"
+        } else {
+            "· no game shorter than 2.0 moves ·"
+        };
+        assert!(
+            summary.starts_with(&format!(
+                "{n} solution{} {tail}",
+                if n == 1 { "" } else { "s" }
+            )),
+            "{line}: {summary}"
+        );
+    }
+}
+
+/// The variant collection: each line has exactly its one game (pv) and no shorter one,
+/// and the reference that plays every move counts that one game too.
+#[test]
+fn variant_proof_games_are_unique() {
+    let records = common::records("positions/proofgames/variants.epd");
+    assert_eq!(records.len(), 12);
+    for rec in records {
+        let line = fairysolve::epd::write_record(&rec);
+        let out = common::run(&["solve", "--json", "--fen", &line]);
+        let v = common::json(&out);
+        let pv: Vec<String> = rec
+            .get("pv")
+            .map(|o| o.operands.iter().map(|x| x.text().to_string()).collect())
+            .expect("pv");
+        assert_eq!(v["solutions"], serde_json::json!([pv]), "{line}");
+        assert_eq!(v["cooks"], serde_json::json!([]), "{line}");
+        let p = common::problem(&line);
+        let plies = p.stipulation.expect("stip").plies();
+        assert_eq!(
+            v["shortest"],
+            serde_json::json!(plies as f64 / 2.0),
+            "{line}"
+        );
+        let (ops, _) = start_line_of(&line);
+        let start = start_of(&ops);
+        assert!(
+            check("variant collection", &start, &line, plies),
+            "{line}: beyond the budget"
+        );
+    }
+}
+
+/// formats.md 2: the text and JSON of a proof game, and the limits.
+#[test]
+fn proof_game_reports_and_limits() {
+    let schweig = "r1bqkbnr/ppp2ppp/3p4/8/8/8/PPPPPPPP/R1BQKBNR w - - stip \"spg 4.0\";";
+    let out = common::run(&["solve", "--fen", schweig]);
+    let text = common::text(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "--fen: spg 4.0 orthodox (White to move in the diagram)"
+    );
+    assert_eq!(lines[1], "1.Nc3 d6 2.Nd5 Nd7 3.Nxe7 Ndf6 4.Nxg8 Nxg8");
+    assert!(
+        lines[2].starts_with("1 solution · no shorter game · "),
+        "{text}"
+    );
+    let v = common::json(&common::run(&["solve", "--json", "--fen", schweig]));
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["stip"], "spg 4.0");
+    assert_eq!(v["shortest"], serde_json::json!(4.0));
+    assert_eq!(v["cooked"], false);
+    assert_eq!(v["complete"], true);
+    assert_eq!(
+        v["solutions"],
+        serde_json::json!([["b1c3", "d7d6", "c3d5", "b8d7", "d5e7", "d7f6", "e7g8", "f6g8"]])
+    );
+
+    // Orban: four games in 3.0 moves are the cooks of an spg 4.0.
+    let orban = "rnbqkbnr/pp3ppp/2p1p3/8/4P3/8/PPPP1PPP/RNBQK1NR w - - stip \"spg 4.0\";";
+    let v = common::json(&common::run(&["solve", "--json", "--fen", orban]));
+    assert_eq!(v["cook_length"], serde_json::json!(3.0));
+    assert_eq!(v["cooks"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v["solutions"].as_array().map(Vec::len), Some(1));
+    assert_eq!(v["shortest"], serde_json::json!(3.0));
+    assert_eq!(v["cooked"], true);
+
+    // --max-solutions stops after that many games, and says so.
+    let gruber = "rnbqkbnr/ppppp1pp/5p2/7Q/4PP1K/7B/PPPP2PP/RNB3NR b - - stip \"pg 8.5\";";
+    let (games, _) = solved_text(gruber, &["--max-solutions", "1"]);
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert_eq!(
+        games[1],
+        "stopped after 1 game (--max-solutions): there may be more"
+    );
+    let v = common::json(&common::run(&[
+        "solve",
+        "--json",
+        "--max-solutions",
+        "1",
+        "--fen",
+        gruber,
+    ]));
+    assert_eq!(v["status"], "stopped");
+    assert_eq!(v["max_solutions_reached"], true);
+
+    // A time limit stops the search with what it found, and says how far it got.
+    let wilts = "8/5k2/8/8/8/8/3K4/6Nb b - - stip \"pg 15.5\";";
+    let out = common::run(&["solve", "--time-limit", "0.05", "--fen", wilts]);
+    let text = common::text(&out.stdout);
+    assert!(
+        text.contains("stopped before the search was complete (time limit): ")
+            && text.contains(" first moves of the games of 15.5 moves searched"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// rules.md 9.3-9.5 and formats.md 1: what cannot be a proof game says why, where.
+#[test]
+fn proof_game_refusals_name_their_fault() {
+    let cases = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - stip \"pg 2.0\";",
+            "--fen: line 1, column 54: pg 2.0 ends with White to move, but the diagram has Black to move",
+        ),
+        (
+            "8/8/8/8/8/8/8/4K2k w - - stip \"pg 1.0\"; underworld \"4k3/8/8/8/8/8/8/4K3\";",
+            "--fen: line 1, column 26: pg 1.0: proof games are played on the single-board games; Underworld and Looking-Glass have none (rules.md 9.5)",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - stip \"pg 1.0\"; earthquake \"0 3\";",
+            "--fen: line 1, column 42: pg 1.0: the array's a7 does not exist on this board: no game starts here",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - stip \"#2\"; taxi \"- -\";",
+            "--fen: line 1, column 65: taxi: '-' (cash not stated) is for a proof game's diagram; this line needs both amounts",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - stip \"pg 1.3\";",
+            "--fen: line 1, column 51: stip: 'pg 1.3' is not pg N or spg N with N in moves (9, 9.0 or 8.5) from 0.5 to 30.0",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - stip \"pg 2.0\"; options \"set-play\";",
+            "--fen: line 1, column 66: options: set-play applies to #N and s#N with N >= 2, not to pg 2.0",
+        ),
+    ];
+    for (line, message) in cases {
+        let out = common::run(&["solve", "--fen", line]);
+        assert_eq!(common::text(&out.stderr).trim_end(), message, "{line}");
+        assert_eq!(out.status.code(), Some(1), "{line}");
+    }
+    // Diagrams no game reaches, with the reason where the bound knows it.
+    for (line, why) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/4P3/PPP1PPPP/RNBQKBNR b KQkq - stip \"pg 3.5\";",
+            "no solution: White's pawns need 1 capture to stand where they do, but Black has lost only 0 men",
+        ),
+        (
+            "rnbqkbnr/pppppppp/7B/8/8/3P4/PPP1PPPP/RN1QKBNR w KQkq - stip \"pg 1.0\";",
+            "no solution: White needs at least 2 moves to reach the diagram, and has 1",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - stip \"pg 3.0\";",
+            "no solution: White needs at least 15 moves to reach the diagram, and has 3",
+        ),
+    ] {
+        let out = common::run(&["solve", "--fen", line]);
+        let text = common::text(&out.stdout);
+        assert_eq!(text.lines().nth(1), Some(why), "{line}");
+    }
+}
+
+/// formats.md 3: proof-game puzzles, each the only game of its length and none shorter.
+#[test]
+fn generated_proof_games_are_unique() {
+    for board in [
+        &[][..],
+        &["--trapdoor", "1"][..],
+        &["--earthquake", "1 0"][..],
+    ] {
+        let mut args = vec![
+            "generate", "--stip", "spg 2.5", "--count", "2", "--seed", "3",
+        ];
+        args.extend_from_slice(board);
+        let out = common::run(&args);
+        let text = common::text(&out.stdout);
+        assert_eq!(text.lines().count(), 2, "{board:?}: {text}");
+        for line in text.lines() {
+            let v = common::json(&common::run(&["solve", "--json", "--fen", line]));
+            assert_eq!(v["solutions"].as_array().map(Vec::len), Some(1), "{line}");
+            assert_eq!(v["cooks"], serde_json::json!([]), "{line}");
+            let pv = line
+                .split(" pv ")
+                .nth(1)
+                .unwrap_or("")
+                .trim_end_matches(';');
+            let game: Vec<&str> = pv.split_whitespace().collect();
+            assert_eq!(v["solutions"][0], serde_json::json!(game), "{line}");
+        }
+    }
 }

@@ -82,8 +82,8 @@ pub struct VariantFlags {
     /// mate-first (default) or falls-first.
     #[arg(long = "trapdoor-order", alias = "trapdoor_order")]
     pub trapdoor_order: Option<String>,
-    /// Taxi Chess with cash "W B".
-    #[arg(long)]
+    /// Taxi Chess with cash "W B" (a proof game's diagram may leave either open: "- -").
+    #[arg(long, allow_hyphen_values = true)]
     pub taxi: Option<String>,
     /// Taxi income per turn (default 2).
     #[arg(long = "taxi-income", alias = "taxi_income")]
@@ -91,8 +91,8 @@ pub struct VariantFlags {
     /// Taxi starting budget, for the record (default 16).
     #[arg(long = "taxi-start", alias = "taxi_start")]
     pub taxi_start: Option<String>,
-    /// Earthquake board "dx dy".
-    #[arg(long)]
+    /// Earthquake board "dx dy" (either may be negative: "-1 -1").
+    #[arg(long, allow_hyphen_values = true)]
     pub earthquake: Option<String>,
     /// block (default) or fly.
     #[arg(long)]

@@ -292,13 +292,17 @@ impl Bound {
                 }
                 moves += best as u32;
             }
-            // 2. Captures of the pawns.
+            // 2. Captures of the pawns, each pawn of the diagram from the nearest free
+            // pawn (rule 6's exchange holds for captures as for moves).
             let mut captures = 0u32;
             for &target in &self.pawns[c] {
-                if self.walls.contains(target) {
+                if served.contains(target) {
                     continue;
                 }
-                let best = nearest(self.dist.pawn_captures_to(color, Role::Pawn, target), pawns);
+                let best = nearest(
+                    self.dist.pawn_captures_to(color, Role::Pawn, target),
+                    pawns & free,
+                );
                 if best == FAR {
                     return Err(Never::NoMan(color, target));
                 }
@@ -391,7 +395,7 @@ impl Bound {
                 for c in Color::ALL {
                     if need[c.index()] > left[c.index()] {
                         return Some(format!(
-                            "{} needs at least {} move{} to set up its men, and has {}",
+                            "{} needs at least {} move{} to reach the diagram, and has {}",
                             c.name(),
                             need[c.index()],
                             if need[c.index()] == 1 { "" } else { "s" },
