@@ -663,11 +663,11 @@ fn proof_game_refusals_name_their_fault() {
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - stip \"pg 1.3\";",
-            "--fen: line 1, column 51: stip: 'pg 1.3' is not pg N or spg N with N in moves (9, 9.0 or 8.5) from 0.5 to 30.0",
+            "--fen: line 1, column 54: stip: 'pg 1.3' is not pg N or spg N with N in moves (9, 9.0 or 8.5) from 0.5 to 30.0",
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - stip \"pg 2.0\"; options \"set-play\";",
-            "--fen: line 1, column 66: options: set-play applies to #N and s#N with N >= 2, not to pg 2.0",
+            "--fen: line 1, column 69: options: set-play applies to #N and s#N with N >= 2, not to pg 2.0",
         ),
     ];
     for (line, message) in cases {
