@@ -1,5 +1,6 @@
-//! The help- and self-mate rows of `fairysolve bench` (rules.md 8.2, 8.3): each suite's
-//! CPU time (one search thread), and beside it the peer's time and whether the two agree. What
+//! The help-mate, self-mate and proof-game rows of `fairysolve bench` (rules.md 8.2, 8.3,
+//! 9): each suite's CPU time (one search thread), and beside it the peer's time and
+//! whether the two agree. What
 //! is compared is a key set: for s#N the keys, for h#N the first moves of all solutions,
 //! each once, which a peer that prints only solutions can give as well.
 
@@ -22,6 +23,7 @@ pub const SUITES: &[&str] = &[
     "positions/bench/helpmates-published-deep.epd",
     "positions/bench/selfmates-s2-s3.epd",
     "positions/bench/selfmates-s4-s6.epd",
+    "positions/bench/proofgames.epd",
 ];
 
 /// Timed runs of a suite; the least CPU time counts (the first also touches the table's
@@ -36,12 +38,22 @@ pub fn is_help_or_self(problems: &Suite) -> bool {
 }
 
 /// The sorted key set of one line: h#, the first moves of every solution; s#, the keys;
-/// #N, the keys.
+/// #N, the keys; a proof game, every game (and for spg the shorter ones), each its
+/// moves in coordinates joined by `-`.
 fn key_set(p: &Problem, table: &Table) -> Vec<String> {
     let stop = &super::limits::INTERRUPTED;
     let stip = p.stipulation.expect("a suite line has a stipulation");
     let mut keys: Vec<String> = fairysolve::with_game!(&p.game, g => {
         match stip.aim {
+            Aim::ProofGame | Aim::ShortestProofGame => {
+                let limits = fairysolve::proof::ProofLimits { stop, deadline: None, max_games: None, max_nodes: None, table_mb: 32 };
+                let diagram = fairysolve::proof::Diagram::new(p.position, p.stated, p.game.has_aftershocks());
+                let shortest = stip.aim == Aim::ShortestProofGame;
+                match fairysolve::proof::solve(g, &diagram, stip.plies(), shortest, &limits, |_, _| {}) {
+                    Ok(o) => o.games.iter().chain(&o.cooks).map(|game| game.iter().map(|m| m.coord(false).to_string()).collect::<Vec<_>>().join("-")).collect(),
+                    Err(e) => vec![e.to_string()],
+                }
+            }
             Aim::Help => {
                 let game = OneBoard { game: g, attacker: p.position.turn() };
                 let turns = 2 * stip.moves + stip.half as u32;
@@ -64,7 +76,7 @@ fn key_set(p: &Problem, table: &Table) -> Vec<String> {
 
 /// The header of these rows.
 pub fn header() {
-    println!("help- and self-mate suites: CPU time on one thread; keys of h#: the first moves of all solutions");
+    println!("help-, self-mate and proof-game suites: CPU time on one thread; keys of h#: the first moves of all solutions; of a proof game: every game");
     println!(
         "{:<40} {:>6} {:>10} {:>10} {:>8} {:>6}",
         "suite", "lines", "1 thread", "peer", "peer/us", "agree"

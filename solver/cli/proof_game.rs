@@ -23,6 +23,9 @@ pub fn moves_text(plies: u32) -> String {
 /// A game from the array in the usual notation (`1.e4 e5 2.Qh5`), falls as elsewhere;
 /// under Taxi the cash it ends with, where the diagram leaves it open.
 fn game_text<T: Terrain>(game: &Game<T>, start: &Position, moves: &[Move], cash: bool) -> String {
+    if moves.is_empty() {
+        return "(no move: the diagram is the array)".to_string();
+    }
     let mut out = String::new();
     let mut pos = *start;
     for (i, &mv) in moves.iter().enumerate() {
@@ -85,6 +88,14 @@ pub(super) fn solve_proof_line(
                 found: found_turn.name(),
             }
             .to_string(),
+        );
+    }
+    if problem.position.quake().no_return.is_some() {
+        return super::two_board::refused_at(
+            item,
+            args,
+            item.column_of(&["aftershock"]),
+            &format!("{stip}: aftershock: the dx not to restore belongs to a game in progress; a proof game begins with none"),
         );
     }
     if args.tries || args.set_play || args.retro {
