@@ -536,6 +536,6 @@ fn shown_options_are_asked_of_solve() {
     let out = run(&["solve", "--fen", meaningless]);
     assert_eq!(
         text(&out.stderr),
-        "--fen: line 1, column 39: options: max-solutions applies to help-mates, not to #2\n"
+        "--fen: line 1, column 39: options: max-solutions applies to help-mates and proof games, not to #2\n"
     );
 }

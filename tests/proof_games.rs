@@ -725,3 +725,34 @@ fn generated_proof_games_are_unique() {
         }
     }
 }
+
+/// rules.md 6 with 9: on a proof-game line `retro` adds what the games prove of the
+/// history. The generic analysis cannot tell the last move here; the one game can: the
+/// pawn that went to b3 moved last, and it and the bishop on f4 tick.
+#[test]
+fn retro_uses_what_the_proof_game_proves() {
+    let line =
+        "rnbqk1nr/pppppp1p/8/8/5b2/1P6/P1PPPP1P/RNBQKBNR b KQkq - trapdoor 1; stip \"spg 3.5\";";
+    let out = common::run(&["retro", "--fen", line]);
+    let text = common::text(&out.stdout);
+    let tail: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("spg 3.5:"))
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            "  spg 3.5: 1 game; last move b2b3",
+            "  ticking in every game: b3 r=1",
+            "  ticking in every game: f4 r=1",
+        ],
+        "{text}"
+    );
+    let v = common::json(&common::run(&["retro", "--json", "--fen", line]));
+    assert_eq!(v["proof_game"]["games"], 1);
+    assert_eq!(v["proof_game"]["last_moves"], serde_json::json!(["b2b3"]));
+    assert_eq!(
+        v["proof_game"]["ticking"],
+        serde_json::json!([{"square": "b3", "r": [1]}, {"square": "f4", "r": [1]}])
+    );
+}

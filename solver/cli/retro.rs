@@ -299,16 +299,114 @@ pub fn run(args: RetroArgs) -> bool {
         if let Some(b) = bar {
             b.finish_and_clear();
         }
+        // A proof-game line knows its history: the games themselves (rules.md 9).
+        let proof = problem
+            .stipulation
+            .filter(|s| s.aim.is_proof_game())
+            .map(|s| proof_game_history(&problem, s, &limits));
         let millis = start.elapsed().as_millis();
         // An incomplete analysis (cut short by the time limit or Ctrl-C, or a question
         // the node limit left unanswered) is work not done: exit status 1, as for
         // `solve`. What it proved is reported all the same.
         ok &= report.complete && !report.stopped;
+        ok &= proof.as_ref().is_none_or(|p| p.complete);
         if args.json {
-            println!("{}", json_report(&item, &problem, &report, millis));
+            let mut v = json_report(&item, &problem, &report, millis);
+            if let Some(p) = &proof {
+                v["proof_game"] = p.json();
+            }
+            println!("{v}");
         } else {
             print!("{}", text(&item, &problem, &report, millis));
+            if let Some(p) = &proof {
+                print!("{}", p.text());
+            }
         }
     }
     ok
+}
+
+/// What the games of a proof-game line prove of its history.
+struct ProofHistory {
+    stip: fairysolve::problem::Stipulation,
+    games: usize,
+    history: fairysolve::proof::History,
+    complete: bool,
+}
+
+impl ProofHistory {
+    fn text(&self) -> String {
+        let mut out = format!("  {}: ", self.stip);
+        if !self.complete {
+            out.push_str("stopped before every game was found; nothing is claimed\n");
+            return out;
+        }
+        if self.games == 0 {
+            out.push_str("no game reaches the diagram in that length\n");
+            return out;
+        }
+        let last: Vec<String> = self
+            .history
+            .last_moves
+            .iter()
+            .map(|m| m.coord(false).to_string())
+            .collect();
+        out.push_str(&format!(
+            "{} game{}; last move {}\n",
+            self.games,
+            if self.games == 1 { "" } else { "s" },
+            last.join(" ")
+        ));
+        for (sq, r) in &self.history.ticking {
+            let r: Vec<String> = r.iter().map(|r| r.to_string()).collect();
+            out.push_str(&format!(
+                "  ticking in every game: {sq} r={}\n",
+                r.join(",")
+            ));
+        }
+        out
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "stip": self.stip.to_string(),
+            "games": self.games,
+            "complete": self.complete,
+            "last_moves": self.history.last_moves.iter().map(|m| m.coord(false).to_string()).collect::<Vec<_>>(),
+            "ticking": self.history.ticking.iter().map(|(sq, r)| json!({"square": sq.to_string(), "r": r})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The proof games of `problem`'s diagram of length `stip` (the stipulated length only:
+/// that is the history the line states), and what they prove.
+fn proof_game_history(
+    problem: &Problem,
+    stip: fairysolve::problem::Stipulation,
+    limits: &Limits,
+) -> ProofHistory {
+    use fairysolve::proof::{Diagram, ProofLimits};
+    let diagram = Diagram::new(
+        problem.position,
+        problem.stated,
+        problem.game.has_aftershocks(),
+    );
+    let proof_limits = ProofLimits {
+        stop: limits.stop,
+        deadline: limits.deadline,
+        max_games: None,
+        max_nodes: None,
+        table_mb: 32,
+    };
+    fairysolve::with_game!(&problem.game, g => {
+        match fairysolve::proof::solve(g, &diagram, stip.plies(), false, &proof_limits, |_, _| {}) {
+            Ok(o) => ProofHistory {
+                stip,
+                games: o.games.len(),
+                history: fairysolve::proof::history(g, &diagram, &o.games),
+                complete: o.complete,
+            },
+            Err(_) => ProofHistory { stip, games: 0, history: Default::default(), complete: true },
+        }
+    })
 }

@@ -384,11 +384,12 @@ mod tests {
         );
         // A white pawn from e2 as a queen on e8: five moves (e4, e5, e6, e7, e8).
         assert_eq!(d.pawn(Color::White, Role::Queen, Square::E2, Square::E8), 5);
-        // A promoted bishop of the other colour needs a capture on the way.
+        // a2-a4-a5-a6-a7-a8=B, then along the long diagonal without a capture.
         assert_eq!(
             d.pawn(Color::White, Role::Bishop, Square::A2, Square::A8),
-            7
+            5
         );
+        assert_eq!(d.pawn(Color::White, Role::Bishop, Square::A2, Square::H1), 6);
         assert_eq!(
             d.pawn_captures(Color::White, Role::Bishop, Square::A2, Square::H1),
             0

@@ -24,6 +24,7 @@ use crate::game::Game;
 use crate::geometry::Terrain;
 use crate::moves::Move;
 use crate::search::halt::Halt;
+use crate::types::Square;
 use bound::Bound;
 use search::Search;
 use std::sync::atomic::AtomicBool;
@@ -151,4 +152,55 @@ pub fn solve<T: Terrain>(
         }
     }
     Ok(out)
+}
+
+/// What the games of a proof game prove of the diagram's history: the last moves they
+/// end with, and the men ticking in every one of them (with each r seen). Every game
+/// ends in the diagram, so a man ticking in each is ticking in every history of this
+/// length: the history is the games themselves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    pub last_moves: Vec<Move>,
+    pub ticking: Vec<(Square, Vec<u8>)>,
+}
+
+/// The history `games` (each from the array of `diagram` on `game`) prove.
+pub fn history<T: Terrain>(game: &Game<T>, diagram: &Diagram, games: &[Vec<Move>]) -> History {
+    let Ok(start) = diagram.start(game) else {
+        return History::default();
+    };
+    let mut out = History::default();
+    let mut ticking: Option<Vec<(Square, Vec<u8>)>> = None;
+    for moves in games {
+        let mut pos = start;
+        for &mv in moves {
+            pos = game.play(&pos, mv).position;
+        }
+        if let Some(&last) = moves.last() {
+            if !out.last_moves.contains(&last) {
+                out.last_moves.push(last);
+            }
+        }
+        let here: Vec<(Square, u8)> = pos
+            .timers()
+            .ticking()
+            .map(|sq| (sq, pos.timers().left(sq)))
+            .collect();
+        ticking = Some(match ticking {
+            None => here.iter().map(|&(sq, r)| (sq, vec![r])).collect(),
+            Some(before) => before
+                .into_iter()
+                .filter_map(|(sq, mut rs)| {
+                    let &(_, r) = here.iter().find(|(s, _)| *s == sq)?;
+                    if !rs.contains(&r) {
+                        rs.push(r);
+                        rs.sort_unstable();
+                    }
+                    Some((sq, rs))
+                })
+                .collect(),
+        });
+    }
+    out.ticking = ticking.unwrap_or_default();
+    out
 }
