@@ -669,7 +669,9 @@ fn rule_8_6_max_solutions_stops_and_says_so() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("#1: --max-solutions applies to help-mates (h#N, h#N.5) and proof games only"),
+        text(&out.stderr).contains(
+            "#1: --max-solutions applies to help-mates (h#N, h#N.5) and proof games only"
+        ),
         "{}",
         text(&out.stderr)
     );

@@ -432,3 +432,64 @@ fn a_run_stops_at_its_time_limit() {
     ));
     assert!(path.with_extension("epd.resume").exists());
 }
+
+/// formats.md 3 with `--html`: the set as one page, each puzzle its diagram, its proved
+/// qualities and its solution behind a click, in the game's notation; a page that
+/// fetches nothing.
+#[test]
+fn html_gallery_shows_each_puzzle() {
+    let page = temp("gallery.html");
+    let out = fairysolve(&[
+        "generate",
+        "--stip",
+        "#2",
+        "--count",
+        "3",
+        "--seed",
+        "7",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<div class=\"puzzle\"").count(), 3);
+    assert_eq!(html.matches("<svg").count(), 3);
+    assert_eq!(
+        html.matches("<details><summary>Solution</summary>").count(),
+        3
+    );
+    assert!(
+        html.contains("<p class=\"solution\">1.Qb3+ Kc1 2.Qe1#</p>"),
+        "{html}"
+    );
+    assert!(html.contains("themes: none · score 0.40 · tries 4 · variations 2"));
+    for line in &lines {
+        let escaped = line.replace('&', "&amp;").replace('"', "&quot;");
+        assert!(html.contains(&escaped), "{line}");
+    }
+    for fetch in ["<script", "<link", "src=", "@import", "url("] {
+        assert!(!html.contains(fetch), "{fetch}");
+    }
+    // A proof game's solution is played from the array.
+    let out = fairysolve(&[
+        "generate",
+        "--stip",
+        "spg 3.0",
+        "--count",
+        "1",
+        "--seed",
+        "1",
+        "--trapdoor",
+        "1",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<p class=\"solution\">1.c4 b5 2.cxb5 Na6 3.bxa6 h5</p>"),
+        "{html}"
+    );
+}

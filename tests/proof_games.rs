@@ -610,6 +610,14 @@ fn proof_game_reports_and_limits() {
     assert_eq!(v["shortest"], serde_json::json!(3.0));
     assert_eq!(v["cooked"], true);
 
+    // The array with timers stated is no game of no moves: both knights went out and
+    // came back (rules.md 9.3, the timers compared at every length, none included).
+    let knights = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - trapdoor 2; timers \"g1:2 g8:2\"; stip \"spg 2.0\";";
+    let v = common::json(&common::run(&["solve", "--json", "--fen", knights]));
+    assert_eq!(v["cooks"], serde_json::json!([]));
+    assert_eq!(v["solutions"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v["shortest"], serde_json::json!(2.0));
+
     // --max-solutions stops after that many games, and says so.
     let gruber = "rnbqkbnr/ppppp1pp/5p2/7Q/4PP1K/7B/PPPP2PP/RNB3NR b - - stip \"pg 8.5\";";
     let (games, _) = solved_text(gruber, &["--max-solutions", "1"]);

@@ -70,6 +70,10 @@ pub struct GenerateArgs {
     /// found (a rerun with -o goes on from there), exit status 1.
     #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
     pub time_limit: Option<f64>,
+    /// Also write the puzzles this run finds as one HTML page: each diagram, its
+    /// stipulation and proved qualities, the solution behind a click.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Join the outputs of a run's shards: every puzzle once, in candidate order, a
     /// diagram met twice (or its mirror image) kept at its first index.
     #[arg(long, num_args = 1.., value_name = "FILE")]
@@ -403,6 +407,7 @@ fn generate_run(
     let started = std::time::Instant::now();
     let first = place.next;
     let mut ok = true;
+    let mut found = Vec::new();
     'run: while place.next < limit && args.count.is_none_or(|c| place.found < c) {
         let chunk = CHUNK.min(limit - place.next);
         let js: Vec<u64> = (place.next..place.next + chunk).collect();
@@ -429,6 +434,9 @@ fn generate_run(
                 break 'run;
             }
             place.found += 1;
+            if args.html.is_some() {
+                found.push(puzzle);
+            }
             if args.count.is_some_and(|c| place.found >= c) {
                 break;
             }
@@ -462,6 +470,13 @@ fn generate_run(
     if let Some(path) = &args.output {
         if let Err(e) = save_place(path, run, place) {
             eprintln!("generate: {}: {e}", resume_path(path).display());
+        }
+    }
+    if let Some(path) = &args.html {
+        let title = format!("fairysolve puzzles: {} (seed {})", spec.stip, spec.seed);
+        if let Err(e) = std::fs::write(path, super::gallery::page(&title, &found)) {
+            eprintln!("generate: {}: {e}", path.display());
+            ok = false;
         }
     }
     let summary = format!(

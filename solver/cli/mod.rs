@@ -4,6 +4,7 @@
 mod batch;
 mod bench;
 mod bench_help_self;
+mod gallery;
 mod generate;
 mod import;
 mod input;

@@ -98,9 +98,9 @@ pub(super) fn solve_proof_line(
             &format!("{stip}: aftershock: the dx not to restore belongs to a game in progress; a proof game begins with none"),
         );
     }
-    if args.tries || args.set_play || args.retro {
+    if args.tries || args.set_play || args.retro || args.keys_only || args.full {
         return refused(format!(
-            "{stip}: --tries, --set-play and --retro belong to mate stipulations, not to proof games"
+            "{stip}: --tries, --set-play, --retro, --keys-only and --full belong to mate stipulations, not to proof games"
         ));
     }
     let diagram = Diagram::new(

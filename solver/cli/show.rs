@@ -44,6 +44,14 @@ enum Shown {
     Svg(Scene),
 }
 
+/// The scene `show --svg` draws of a line (the gallery of `generate --html` too).
+pub(super) fn scene(item: &Item) -> Result<Scene, String> {
+    match draw(item, true)? {
+        Shown::Svg(scene) => Ok(scene),
+        Shown::Text(_) => Err("no diagram".into()),
+    }
+}
+
 /// A line read and drawn: as text (with its line written back), or as a scene.
 fn draw(item: &Item, svg: bool) -> Result<Shown, String> {
     if let Some(two) = item.two_board()? {

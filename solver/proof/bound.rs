@@ -25,7 +25,8 @@
 //! 5. **Men that never move.** Some men of the diagram provably never moved, so they
 //!    stand on their squares in every position of the game, and no other man ever lands
 //!    on or passes those squares (`Distances` takes them as walls): a pawn on a square no
-//!    pawn move can reach (on the standard board its second rank); the king and rook of a
+//!    pawn from the array can ever move onto (its second rank: pawns only move forward,
+//!    all from one row, whatever the board's displacement); the king and rook of a
 //!    castling right the diagram keeps (a right the game never loses); and under Trapdoor
 //!    with the timers stated, a man the diagram has safe (an arrival starts a timer that
 //!    only a fall or a capture ends). Such a man serves its own square in the count of

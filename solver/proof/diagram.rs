@@ -68,6 +68,24 @@ impl Diagram {
                 return false;
             }
         }
+        self.state_agrees(game, after)
+    }
+
+    /// Whether `pos`, reached by no move at all, is the diagram: the game of no moves,
+    /// which no en passant right can follow.
+    pub fn is<T: Terrain>(&self, game: &Game<T>, pos: &Position) -> bool {
+        let d = &self.position;
+        pos.board() == d.board()
+            && pos.turn() == d.turn()
+            && (d.castling() - pos.castling()).is_empty()
+            && d.ep_square().is_none()
+            && self.state_agrees(game, pos)
+    }
+
+    /// The variant state of rules.md 9.3: cash and timers where stated, the board's
+    /// displacement.
+    fn state_agrees<T: Terrain>(&self, game: &Game<T>, after: &Position) -> bool {
+        let d = &self.position;
         if game.rules().taxi.is_some() {
             for c in Color::ALL {
                 if self.stated.cash[c.index()] && after.cash(c) != d.cash(c) {

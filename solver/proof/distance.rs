@@ -177,17 +177,29 @@ impl Distances {
     }
 }
 
-/// The squares a `color` pawn can move onto, by any move of any geometry of
-/// `terrain`: a pawn of the diagram anywhere else stood there from the start.
+/// The squares a `color` pawn from the array can ever move onto, by any sequence of
+/// moves of the geometries of `terrain`: a pawn of the diagram anywhere else stood
+/// there from the start (on the standard board, its second rank).
 pub fn pawn_arrivals<T: Terrain>(terrain: &T, color: Color) -> Bitboard {
-    let mut out = Bitboard::EMPTY;
-    for geo in geometries(terrain) {
-        for from in geo.squares() {
-            out |= (pawn_steps(geo, color, from, Bitboard::EMPTY) | geo.pawn_attacks(color, from))
-                & geo.squares();
+    let geos = geometries(terrain);
+    let home = Bitboard::rank(color.fold(1, 6));
+    let mut frontier = home;
+    let mut reached = Bitboard::EMPTY;
+    while frontier.is_nonempty() {
+        let mut next = Bitboard::EMPTY;
+        for from in frontier {
+            for geo in &geos {
+                if geo.squares().contains(from) {
+                    next |= (pawn_steps(*geo, color, from, Bitboard::EMPTY)
+                        | geo.pawn_attacks(color, from))
+                        & geo.squares();
+                }
+            }
         }
+        frontier = next - reached;
+        reached |= next;
     }
-    out
+    reached
 }
 
 /// Every geometry `terrain` can take.
@@ -389,11 +401,33 @@ mod tests {
             d.pawn(Color::White, Role::Bishop, Square::A2, Square::A8),
             5
         );
-        assert_eq!(d.pawn(Color::White, Role::Bishop, Square::A2, Square::H1), 6);
+        assert_eq!(
+            d.pawn(Color::White, Role::Bishop, Square::A2, Square::H1),
+            6
+        );
         assert_eq!(
             d.pawn_captures(Color::White, Role::Bishop, Square::A2, Square::H1),
             0
         );
+    }
+
+    #[test]
+    fn only_the_second_rank_is_never_arrived_on() {
+        use crate::geometry::Earthquake;
+        assert_eq!(
+            pawn_arrivals(&Standard, Color::White),
+            Bitboard(0xFFFF_FFFF_FFFF_0000)
+        );
+        assert_eq!(
+            pawn_arrivals(&Standard, Color::Black),
+            Bitboard(0x0000_FFFF_FFFF_FFFF)
+        );
+        // Pawns only move up (White) and all start on one row: no board lets one
+        // arrive on its second rank, not even (8,4), where a white pawn of the lower
+        // half's a-file captures into the upper half (a3xh8: rank 8 by name).
+        let geo = Earthquake::new(8, 4, VoidRule::Block);
+        let arrivals = pawn_arrivals(&geo, Color::White);
+        assert!(!arrivals.contains(Square::A2) && arrivals.contains(Square::H8));
     }
 
     #[test]

@@ -100,6 +100,10 @@ pub fn solve<T: Terrain>(
         lengths.extend((least..plies).step_by(2));
     }
     lengths.push(plies);
+    // Whether every length below the one searched has no game: those below the bound's
+    // least by the bound, the others by a search that went to its end (`pg` searches
+    // none of them).
+    let mut none_shorter = shortest || least == plies;
     for length in lengths {
         let cook = length < plies;
         if cook && out.cook_plies.is_some() {
@@ -118,37 +122,29 @@ pub fn solve<T: Terrain>(
         search.max_nodes = limits.max_nodes.map(|m| m.saturating_sub(out.nodes));
         search.run(&start, length);
         out.nodes += search.nodes;
-        out.searching_plies = length;
-        out.first_moves_done = search.first_moves_done;
-        out.first_moves = search.first_moves;
         let found = std::mem::take(&mut search.found);
         let (stopped, capped) = (search.stopped, search.capped);
-        if stopped && !capped {
-            out.complete = false;
+        let (done, first) = (search.first_moves_done, search.first_moves);
+        if !found.is_empty() && none_shorter {
+            out.shortest = Some(length);
         }
+        none_shorter &= found.is_empty() && !stopped;
         out.capped |= capped;
         if cook {
             if !found.is_empty() {
                 out.cook_plies = Some(length);
                 out.cooks = found;
-                if !stopped {
-                    out.shortest = Some(length);
-                }
-                // The shortest is known; the stipulated length is still searched for
-                // the games it has (rules.md 9.1 lists them as solutions).
-                continue;
-            }
-            if stopped {
-                return Ok(out);
             }
         } else {
             out.games = found;
-            if out.shortest.is_none() && out.cooks.is_empty() && !out.games.is_empty() {
-                // Every shorter length proved empty (spg), or none can be (the bound).
-                if (shortest && !stopped) || least == plies {
-                    out.shortest = Some(plies);
-                }
-            }
+        }
+        if stopped && !capped {
+            // A limit or Ctrl-C: nothing more is searched; say where it stopped.
+            out.complete = false;
+            out.searching_plies = length;
+            out.first_moves_done = done;
+            out.first_moves = first;
+            return Ok(out);
         }
     }
     Ok(out)

@@ -49,12 +49,18 @@ impl DeadEnds {
         (pos.hash() ^ (plies as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
     }
 
+    /// The key's slot, from bits above the one the key always sets.
+    fn slot(&self, key: u64) -> usize {
+        (key >> 1) as usize & self.mask
+    }
+
     fn contains(&self, key: u64) -> bool {
-        self.slots[key as usize & self.mask] == key
+        self.slots[self.slot(key)] == key
     }
 
     fn insert(&mut self, key: u64) {
-        self.slots[key as usize & self.mask] = key;
+        let slot = self.slot(key);
+        self.slots[slot] = key;
     }
 }
 
@@ -115,9 +121,7 @@ impl<'a, T: Terrain, F: FnMut(ProofEvent)> Search<'a, T, F> {
     pub fn run(&mut self, start: &Position, plies: u32) {
         if plies == 0 {
             // The diagram is the array itself: the empty game, when nothing differs.
-            if start.board() == self.diagram.position.board()
-                && start.turn() == self.diagram.position.turn()
-            {
+            if self.diagram.is(self.game, start) {
                 self.found.push(Vec::new());
                 (self.on_event)(ProofEvent::Found(&[]));
             }
