@@ -38,7 +38,12 @@
 //!    never cheaper than going on from there). Not for a rook that may still castle,
 //!    whose castling makes it cheaper than its square says. The other targets are then
 //!    counted over the other men only.
-//! 7. **Cash** (Taxi, where the diagram states it): from here the side receives one
+//! 7. **Ticking men** (Trapdoor, timers stated): a man the diagram has ticking with r
+//!    arrived on its square exactly T - r of its side's moves before the end and stayed
+//!    (an arrival sets T, each later move of its side takes one off, rules.md 1.1-1.2).
+//!    Once its side has at most T - r moves left, that arrival is past: the man stands
+//!    there now with r plus the moves left.
+//! 8. **Cash** (Taxi, where the diagram states it): from here the side receives one
 //!    income per move of the other side and pays at least 1 for each of its moves but
 //!    aftershocks, at most the dearest move of the board.
 
@@ -64,6 +69,10 @@ pub struct Bound {
     falls: bool,
     /// Men that never moved (rule 5), and their squares.
     unmoved: Vec<(Square, Piece)>,
+    /// Under Trapdoor with the timers stated, the diagram's ticking men with their r, and
+    /// the timer T (rule 7).
+    ticking: Vec<(Square, Piece, u8)>,
+    timer: u8,
     walls: Bitboard,
     /// Each side's cash in the diagram, where it is stated (Taxi), with the income and
     /// the dearest move.
@@ -126,6 +135,15 @@ impl Bound {
         let walls = unmoved
             .iter()
             .fold(Bitboard::EMPTY, |b, &(sq, _)| b.with(sq));
+        let ticking = if falls && diagram.stated.timers {
+            d.board()
+                .pieces()
+                .filter_map(|(sq, piece)| d.timers().get(sq).map(|r| (sq, piece, r)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let timer = game.rules().trapdoor.map_or(0, |t| t.timer);
         let taxi = game.rules().taxi;
         let cash = Color::ALL
             .map(|c| (taxi.is_some() && diagram.stated.cash[c.index()]).then(|| d.cash(c)));
@@ -137,6 +155,8 @@ impl Bound {
             castling: d.castling(),
             falls,
             unmoved,
+            ticking,
+            timer,
             walls,
             cash,
             income: taxi.map_or(0, |t| t.income),
@@ -151,9 +171,24 @@ impl Bound {
             Need::Never(_) => false,
             Need::Moves(need) => {
                 let left = moves_left(pos, plies);
-                need[0] <= left[0] && need[1] <= left[1] && self.cash_open(pos, left)
+                need[0] <= left[0]
+                    && need[1] <= left[1]
+                    && self.cash_open(pos, left)
+                    && self.timers_open(pos, left)
             }
         }
+    }
+
+    /// Rule 7: every ticking man of the diagram whose arrival is past stands on its
+    /// square with r plus its side's moves left.
+    fn timers_open(&self, pos: &Position, left: [u32; 2]) -> bool {
+        self.ticking.iter().all(|&(sq, piece, r)| {
+            let moves = left[piece.color.index()];
+            let after = (self.timer - r) as u32;
+            moves > after
+                || (pos.board().piece_at(sq) == Some(piece)
+                    && pos.timers().get(sq).map(u32::from) == Some(r as u32 + moves))
+        })
     }
 
     /// The needs of both sides in `pos`, reached by a move of `mover` from a position
@@ -179,7 +214,7 @@ impl Bound {
                 need[color.index()] = n;
             }
         }
-        self.cash_open(pos, left).then_some(need)
+        (self.cash_open(pos, left) && self.timers_open(pos, left)).then_some(need)
     }
 
     /// Whether the diagram's stated cash is within what each side can hold after
