@@ -115,6 +115,35 @@ pub fn san_played<R: Rulebook + ?Sized>(
     out
 }
 
+/// The moves `moves` played from `start`, as composers print a game or a line:
+/// numbered from `start`'s move number (`1.e4 e5 2.Nf3`, a line that begins with
+/// Black's move `1...e5`), each with its check mark and falls; and the position it ends
+/// in.
+pub fn line<R: Rulebook + ?Sized>(
+    game: &R,
+    start: &Position,
+    moves: &[Move],
+) -> (String, Position) {
+    let mut out = String::new();
+    let mut pos = *start;
+    for (i, &mv) in moves.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        match pos.turn() {
+            crate::types::Color::White => out.push_str(&format!("{}.", pos.fullmoves())),
+            crate::types::Color::Black if i == 0 => {
+                out.push_str(&format!("{}...", pos.fullmoves()))
+            }
+            crate::types::Color::Black => {}
+        }
+        let played = game.play(&pos, mv);
+        out.push_str(&san_played(game, &pos, mv, &played));
+        pos = played.position;
+    }
+    (out, pos)
+}
+
 /// Reads a move in SAN (`Nf3`, `exd5`, `e8=Q+`, `O-O`) or coordinates (`g1f3`, `e7e8q`,
 /// castling as the king's two-square move or king-takes-rook).
 pub fn parse_move<R: Rulebook + ?Sized>(

@@ -97,6 +97,19 @@ impl Role {
         })
     }
 
+    /// The role's English name (`knight`): in messages, and as the class of its SVG
+    /// figure.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Pawn => "pawn",
+            Role::Knight => "knight",
+            Role::Bishop => "bishop",
+            Role::Rook => "rook",
+            Role::Queen => "queen",
+            Role::King => "king",
+        }
+    }
+
     /// Upper-case letter as in SAN (the pawn has none there; 'P' here).
     pub fn upper(self) -> char {
         self.char().to_ascii_uppercase()

@@ -195,28 +195,51 @@ fn diagram_line(start: &Problem, ops: &str, pos: &Position, plies: u32, rng: &mu
         rights
     };
     let ep = if rng.below(4) == 0 { "-" } else { fields[3] };
-    let mut line = format!("{} {} {rights} {ep}", fields[0], fields[1]);
-    line.push_str(&format!(
-        " stip \"pg {}.{}\";",
+    let cash = if ops.contains("taxi ") {
+        [rng.below(3) != 0, rng.below(3) != 0]
+    } else {
+        [true; 2]
+    };
+    let timers = start.game.rules().trapdoor.is_some() && rng.below(2) == 0;
+    let fen = format!("{} {} {rights} {ep}", fields[0], fields[1]);
+    with_state(&fen, ops, pos, plies, cash, timers)
+}
+
+/// The line of the FEN fields `fen`: the stipulation `pg` of `plies` half-moves, the
+/// board's operations `ops` with the cash of `pos` where `cash` says it is stated (else
+/// `-`), and the timers of `pos` when `timers`.
+fn with_state(
+    fen: &str,
+    ops: &str,
+    pos: &Position,
+    plies: u32,
+    cash: [bool; 2],
+    timers: bool,
+) -> String {
+    let mut line = format!(
+        "{fen} stip \"pg {}.{}\";",
         plies / 2,
         if plies % 2 == 1 { 5 } else { 0 }
-    ));
+    );
     for op in ops.split(';').map(str::trim).filter(|o| !o.is_empty()) {
         if op.starts_with("taxi ") {
-            let mut amount = |c: Color| {
-                if rng.below(3) == 0 {
-                    "-".to_string()
-                } else {
+            let amount = |c: Color| {
+                if cash[c.index()] {
                     pos.cash(c).to_string()
+                } else {
+                    "-".to_string()
                 }
             };
-            let (w, b) = (amount(Color::White), amount(Color::Black));
-            line.push_str(&format!(" taxi \"{w} {b}\";"));
+            line.push_str(&format!(
+                " taxi \"{} {}\";",
+                amount(Color::White),
+                amount(Color::Black)
+            ));
         } else {
             line.push_str(&format!(" {op};"));
         }
     }
-    if start.game.rules().trapdoor.is_some() && rng.below(2) == 0 {
+    if timers {
         let timers: Vec<String> = pos
             .timers()
             .ticking()
@@ -421,37 +444,20 @@ fn every_short_game_is_found() {
 
 /// The diagram line of `pos` with everything stated.
 fn exact_line(start: &Problem, ops: &str, pos: &Position, plies: u32) -> String {
-    let mut line = format!(
-        "{} stip \"pg {}.{}\";",
-        fairysolve::fen::write_fen(pos),
-        plies / 2,
-        if plies % 2 == 1 { 5 } else { 0 }
-    );
-    for op in ops.split(';').map(str::trim).filter(|o| !o.is_empty()) {
-        if op.starts_with("taxi ") {
-            line.push_str(&format!(
-                " taxi \"{} {}\";",
-                pos.cash(Color::White),
-                pos.cash(Color::Black)
-            ));
-        } else {
-            line.push_str(&format!(" {op};"));
-        }
-    }
-    if start.game.rules().trapdoor.is_some() {
-        let timers: Vec<String> = pos
-            .timers()
-            .ticking()
-            .map(|sq| format!("{sq}:{}", pos.timers().left(sq)))
-            .collect();
-        line.push_str(&format!(" timers \"{}\";", timers.join(" ")));
-    }
-    line
+    let fen = fairysolve::fen::write_fen(pos);
+    with_state(
+        &fen,
+        ops,
+        pos,
+        plies,
+        [true; 2],
+        start.game.rules().trapdoor.is_some(),
+    )
 }
 
 /// The array and the operations of a diagram line's board (rules.md 9.2): its cash the
 /// start's, no timers, the line's allowance of aftershocks.
-fn start_line_of(line: &str) -> (String, String) {
+fn start_ops_of(line: &str) -> String {
     let rec = match fairysolve::epd::parse_line(line, 1) {
         Ok(fairysolve::epd::Line::Position(r)) => r,
         other => panic!("{line}: {other:?}"),
@@ -478,7 +484,7 @@ fn start_line_of(line: &str) -> (String, String) {
             name => ops.push_str(&format!("{name} {}; ", operands.join(" "))),
         }
     }
-    (ops.trim().to_string(), line.to_string())
+    ops.trim().to_string()
 }
 
 /// Each line's solutions as `solve` prints them, and its summary.
@@ -565,8 +571,7 @@ fn variant_proof_games_are_unique() {
             serde_json::json!(plies as f64 / 2.0),
             "{line}"
         );
-        let (ops, _) = start_line_of(&line);
-        let start = start_of(&ops);
+        let start = start_of(&start_ops_of(&line));
         assert!(
             check("variant collection", &start, &line, plies),
             "{line}: beyond the budget"

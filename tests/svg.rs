@@ -12,7 +12,7 @@ mod common;
 use common::{run, text};
 use fairysolve::epd::{self, Record};
 use fairysolve::svg::document::{BACKGROUND, BADGE, BADGE_RADIUS, DARK_SQUARE, LIGHT_SQUARE};
-use fairysolve::svg::figures::{figure_document, role_name};
+use fairysolve::svg::figures::figure_document;
 use fairysolve::svg::layout::CELL;
 use fairysolve::svg::{layout, render, Scene};
 use fairysolve::types::{Color, Piece, Role, Square};
@@ -300,7 +300,7 @@ fn check_picture(name: &str, rec: &Record, svg: &str, refs: &[(Piece, Vec<Ink>)]
                             piece,
                             "{name}: {sq} looks most like a {:?} {} ({score:.2})",
                             best.color,
-                            role_name(best.role)
+                            best.role.name()
                         );
                         assert!(
                             score > 0.8 && score - next > 0.1,
@@ -410,7 +410,7 @@ fn check_text(name: &str, rec: &Record, svg: &str) {
             let tag = format!(
                 "class=\"man {} {}\" data-square=\"{sq}\"",
                 piece.color.name().to_lowercase(),
-                role_name(piece.role)
+                piece.role.name()
             );
             assert!(svg.contains(&tag), "{name}: {tag}");
         }

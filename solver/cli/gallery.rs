@@ -4,33 +4,15 @@
 //! behind a click. The page is one self-contained file: no script, no style sheet or
 //! font fetched, nothing that links outside it.
 
-use super::input::gather;
+use super::input::{gather, Item};
 use fairysolve::generate::Puzzle;
+use fairysolve::svg::escape;
 
-/// `text` safe inside HTML.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// The solution of a puzzle as composers read it: its moves in the game's notation,
-/// played from the diagram (numbered from the side that moves first); the coordinates
-/// where the line cannot be replayed (the two-board games).
-fn solution_text(p: &Puzzle) -> String {
+/// The solution of a puzzle (its line read as `item`) as composers read it: its moves in
+/// the game's notation, played from the diagram (a proof game's from the array); the
+/// coordinates where the line cannot be replayed (the two-board games).
+fn solution_text(p: &Puzzle, item: &Item) -> String {
     let coords = p.pv.join(" ");
-    let Some(item) = gather(&[], Some(&p.line()), "").into_iter().next() else {
-        return coords;
-    };
     if !matches!(item.two_board(), Ok(None)) {
         return coords;
     }
@@ -38,8 +20,7 @@ fn solution_text(p: &Puzzle) -> String {
         return coords;
     };
     let game = &problem.game;
-    // A proof game's solution is played from the array, every other from the diagram.
-    let mut pos = if p.stip.aim.is_proof_game() {
+    let start = if p.stip.aim.is_proof_game() {
         let diagram = fairysolve::proof::Diagram::new(
             problem.position,
             problem.stated,
@@ -52,35 +33,22 @@ fn solution_text(p: &Puzzle) -> String {
     } else {
         problem.position
     };
-    let mut out = String::new();
-    for (i, mv) in p.pv.iter().enumerate() {
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for mv in &p.pv {
         let Ok(m) = fairysolve::san::parse_move(game, &pos, mv) else {
             return coords;
         };
-        let number = pos.fullmoves();
-        if i == 0 || pos.turn() == fairysolve::Color::White {
-            if i > 0 {
-                out.push(' ');
-            }
-            match pos.turn() {
-                fairysolve::Color::White => out.push_str(&format!("{number}.")),
-                fairysolve::Color::Black => out.push_str(&format!("{number}...")),
-            }
-        } else {
-            out.push(' ');
-        }
-        out.push_str(&fairysolve::san::san(game, &pos, m));
+        moves.push(m);
         pos = game.play(&pos, m).position;
     }
-    out
+    fairysolve::san::line(game, &start, &moves).0
 }
 
-/// The diagram of a puzzle as SVG, or a note where it cannot be drawn.
-fn diagram(p: &Puzzle) -> String {
-    let Some(item) = gather(&[], Some(&p.line()), "").into_iter().next() else {
-        return "<p>(no diagram)</p>".into();
-    };
-    match super::show::scene(&item) {
+/// The diagram of a puzzle (its line read as `item`) as SVG, or a note where it cannot
+/// be drawn.
+fn diagram(item: &Item) -> String {
+    match super::show::scene(item) {
         Ok(scene) => fairysolve::svg::render(&scene),
         Err(e) => format!("<p>{}</p>", escape(&e)),
     }
@@ -108,13 +76,17 @@ pub fn page(title: &str, puzzles: &[Puzzle]) -> String {
         if puzzles.len() == 1 { "" } else { "s" }
     ));
     for p in puzzles {
+        let line = p.line();
+        let Some(item) = gather(&[], Some(&line), "").into_iter().next() else {
+            continue;
+        };
         let themes: Vec<&str> = p.themes.iter().map(|t| t.name()).collect();
         out.push_str(&format!(
             "<div class=\"puzzle\" id=\"p{}\">\n<div class=\"stip\">{} <span class=\"qualities\">{}</span></div>\n{}\n",
             escape(&p.id()),
             escape(&p.stip.to_string()),
             escape(&p.id()),
-            diagram(p)
+            diagram(&item)
         ));
         out.push_str(&format!(
             "<p class=\"qualities\">themes: {} · score {:.2} · tries {} · variations {}</p>\n",
@@ -129,8 +101,8 @@ pub fn page(title: &str, puzzles: &[Puzzle]) -> String {
         ));
         out.push_str(&format!(
             "<details><summary>Solution</summary><p class=\"solution\">{}</p><p class=\"qualities\"><code>{}</code></p></details>\n</div>\n",
-            escape(&solution_text(p)),
-            escape(&p.line())
+            escape(&solution_text(p, &item)),
+            escape(&line)
         ));
     }
     out.push_str("</div>\n</body>\n</html>\n");

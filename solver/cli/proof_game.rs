@@ -13,7 +13,6 @@ use fairysolve::proof::{self, Diagram, ProofEvent, ProofLimits, ProofOutcome};
 use fairysolve::types::Color;
 use serde_json::json;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 
 /// A length of `plies` half-moves as composers write it: `9.0`, `8.5`.
 pub fn moves_text(plies: u32) -> String {
@@ -26,27 +25,13 @@ fn game_text<T: Terrain>(game: &Game<T>, start: &Position, moves: &[Move], cash:
     if moves.is_empty() {
         return "(no move: the diagram is the array)".to_string();
     }
-    let mut out = String::new();
-    let mut pos = *start;
-    for (i, &mv) in moves.iter().enumerate() {
-        if i % 2 == 0 {
-            if i > 0 {
-                out.push(' ');
-            }
-            let _ = write!(out, "{}.", i / 2 + 1);
-        } else {
-            out.push(' ');
-        }
-        let played = game.play(&pos, mv);
-        out.push_str(&fairysolve::san::san_played(game, &pos, mv, &played));
-        pos = played.position;
-    }
+    let (mut out, end) = fairysolve::san::line(game, start, moves);
     if cash {
         let _ = write!(
             out,
             " [W {} B {}]",
-            pos.cash(Color::White),
-            pos.cash(Color::Black)
+            end.cash(Color::White),
+            end.cash(Color::Black)
         );
     }
     out
@@ -132,7 +117,6 @@ fn run<T: Terrain>(
             )
         }
     };
-    let stream = stream && !args.json;
     let show_cash = game.rules().taxi.is_some() && diagram.stated.cash != [true; 2];
     let plies = stip.plies();
     let mut text = String::new();
@@ -144,33 +128,9 @@ fn run<T: Terrain>(
         .map(|s| format!(" \"{s}\""))
         .unwrap_or_default();
     let _ = writeln!(text, "{}{id}: {stip} {what}", item.source);
-    let bar = (stream && std::io::stderr().is_terminal()).then(|| {
-        let b = indicatif::ProgressBar::new(0);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {msg} [{bar:30}] {pos}/{len} first moves, {prefix} ({elapsed})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b.set_message(format!(
-            "{} games of {} moves",
-            item.source,
-            moves_text(plies)
-        ));
-        b.set_prefix("0 found");
-        b.enable_steady_tick(std::time::Duration::from_millis(200));
-        b
-    });
-    let print = |text: &mut String| {
-        if stream {
-            let out = std::mem::take(text);
-            match &bar {
-                Some(b) => b.suspend(|| print!("{out}")),
-                None => print!("{out}"),
-            }
-        }
-    };
-    print(&mut text);
+    let naming = |length: u32| format!("{} games of {} moves", item.source, moves_text(length));
+    let streamed = super::solve::Streamed::new(item, args, stream, naming(plies), "0 found");
+    streamed.print(&mut text);
     let limits = ProofLimits {
         stop: &super::limits::INTERRUPTED,
         deadline: args
@@ -189,20 +149,11 @@ fn run<T: Terrain>(
                     String::new()
                 };
                 let _ = writeln!(text, "{cook}{}", game_text(game, &start, line, show_cash));
-                print(&mut text);
+                streamed.print(&mut text);
             }
         }
         ProofEvent::Progress { done, total, found } => {
-            if let Some(b) = &bar {
-                b.set_message(format!(
-                    "{} games of {} moves",
-                    item.source,
-                    moves_text(length)
-                ));
-                b.set_length(total as u64);
-                b.set_position(done as u64);
-                b.set_prefix(format!("{found} found"));
-            }
+            streamed.progress(done, total, format!("{found} found"), Some(naming(length)))
         }
     };
     let shortest = stip.aim == Aim::ShortestProofGame;
@@ -217,9 +168,7 @@ fn run<T: Terrain>(
             )
         }
     };
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    streamed.finish();
     let millis = started.elapsed().as_millis();
     let mut out = Report {
         stdout: String::new(),
@@ -231,11 +180,7 @@ fn run<T: Terrain>(
         return out;
     }
     summary(&mut text, stip, &outcome, millis);
-    if stream {
-        print(&mut text);
-    } else {
-        out.stdout = text;
-    }
+    out.stdout = streamed.close(text);
     out
 }
 

@@ -151,7 +151,7 @@ fn what_can_move(game: &AnyGame, pos: &Position, text: &str) -> String {
         .filter(|m| m.role == role)
         .map(|&m| san::san(game, pos, m))
         .collect();
-    let kind = fairysolve::svg::figures::role_name(role);
+    let kind = role.name();
     if legal.is_empty() {
         format!("no {} {kind} has a legal move", side.name())
     } else {

@@ -249,13 +249,19 @@ pub fn run(args: RetroArgs) -> bool {
     let items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     super::limits::install_interrupt_handler();
     let mut ok = true;
+    // A line not analysed: its message on standard error, and an error object in JSON.
+    let fail = |item: &Item, message: &str| {
+        if args.json {
+            println!("{}", error_json(item, message));
+        }
+        eprintln!("{message}");
+    };
     for item in items {
         if super::limits::interrupted() {
-            let msg = format!("{}: not analysed (interrupted)", item.source);
-            if args.json {
-                println!("{}", error_json(&item, &msg));
-            }
-            eprintln!("{msg}");
+            fail(
+                &item,
+                &format!("{}: not analysed (interrupted)", item.source),
+            );
             ok = false;
             continue;
         }
@@ -266,10 +272,7 @@ pub fn run(args: RetroArgs) -> bool {
             }
             Ok(None) => {}
             Err(e) => {
-                if args.json {
-                    println!("{}", error_json(&item, &e));
-                }
-                eprintln!("{e}");
+                fail(&item, &e);
                 ok = false;
                 continue;
             }
@@ -281,10 +284,7 @@ pub fn run(args: RetroArgs) -> bool {
         let (problem, opts) = match prepared {
             Ok(x) => x,
             Err(e) => {
-                if args.json {
-                    println!("{}", error_json(&item, &e));
-                }
-                eprintln!("{e}");
+                fail(&item, &e);
                 ok = false;
                 continue;
             }

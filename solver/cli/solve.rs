@@ -585,6 +585,74 @@ pub(super) fn first_moves_bar(item: &Item, args: &SolveArgs, show: bool) -> Opti
     }
 }
 
+/// What a search that finds its results one by one (help-mates, proof games) prints
+/// while it runs: a lone position on a terminal, reported as text, gets each result as it
+/// is proved and a bar of the first moves done, the results so far and the time;
+/// otherwise the report is written whole at the end.
+pub(super) struct Streamed {
+    bar: Option<ProgressBar>,
+    on: bool,
+}
+
+impl Streamed {
+    /// `on`: the position is solved alone (not in a batch). The bar is named `message`,
+    /// and `found` says how many results there are at first (`0 solutions`).
+    pub fn new(item: &Item, args: &SolveArgs, on: bool, message: String, found: &str) -> Streamed {
+        let on = on && !args.json;
+        let bar = first_moves_bar(item, args, on).inspect(|b| {
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} {msg} [{bar:30}] {pos}/{len} first moves, {prefix} ({elapsed})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            b.set_message(message);
+            b.set_prefix(found.to_string());
+            b.enable_steady_tick(Duration::from_millis(200));
+        });
+        Streamed { bar, on }
+    }
+
+    /// Prints what `text` holds so far, and empties it, when the report streams;
+    /// otherwise the text stays to be written whole.
+    pub fn print(&self, text: &mut String) {
+        if self.on {
+            let out = std::mem::take(text);
+            match &self.bar {
+                Some(b) => b.suspend(|| print!("{out}")),
+                None => print!("{out}"),
+            }
+        }
+    }
+
+    /// `done` of `total` first moves searched, `found` the results so far; `message`,
+    /// where given, names the bar anew.
+    pub fn progress(&self, done: usize, total: usize, found: String, message: Option<String>) {
+        if let Some(b) = &self.bar {
+            if let Some(m) = message {
+                b.set_message(m);
+            }
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+            b.set_prefix(found);
+        }
+    }
+
+    /// The search is over: the bar goes.
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+
+    /// The report's last text: printed when it streams (then nothing is left for the
+    /// caller to write), else all of it for the caller.
+    pub fn close(&self, mut text: String) -> String {
+        self.print(&mut text);
+        text
+    }
+}
+
 fn solve_one(
     item: &Item,
     problem: &Problem,

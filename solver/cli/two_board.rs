@@ -520,30 +520,11 @@ fn help_report<G: TurnGame>(
     let turns = 2 * stip.moves + stip.half as u32;
     let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
     let start = std::time::Instant::now();
-    let stream = stream && !args.json;
     let mut text = String::new();
     text.push_str(&p.heading(item, stip));
-    let bar = super::solve::first_moves_bar(item, args, stream);
-    if let Some(b) = &bar {
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {msg} [{bar:30}] {pos}/{len} first moves, {prefix} ({elapsed})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b.set_prefix("0 solutions");
-        b.enable_steady_tick(std::time::Duration::from_millis(200));
-    }
-    let print = |text: &mut String| {
-        if stream {
-            let out = std::mem::take(text);
-            match &bar {
-                Some(b) => b.suspend(|| print!("{out}")),
-                None => print!("{out}"),
-            }
-        }
-    };
-    print(&mut text);
+    let streamed =
+        super::solve::Streamed::new(item, args, stream, item.source.clone(), "0 solutions");
+    streamed.print(&mut text);
     let mut on_event = |e: HelpEvent| match e {
         HelpEvent::Found { line, short } => {
             if !args.json {
@@ -553,19 +534,15 @@ fn help_report<G: TurnGame>(
                     if short { "short: " } else { "" },
                     help_text(game, root, line)
                 );
-                print(&mut text);
+                streamed.print(&mut text);
             }
         }
-        HelpEvent::Progress { done, total, found } => {
-            if let Some(b) = &bar {
-                b.set_length(total as u64);
-                b.set_position(done as u64);
-                b.set_prefix(format!(
-                    "{found} solution{}",
-                    if found == 1 { "" } else { "s" }
-                ));
-            }
-        }
+        HelpEvent::Progress { done, total, found } => streamed.progress(
+            done,
+            total,
+            format!("{found} solution{}", if found == 1 { "" } else { "s" }),
+            None,
+        ),
     };
     let limits = HelpLimits {
         stop: &super::limits::INTERRUPTED,
@@ -583,9 +560,7 @@ fn help_report<G: TurnGame>(
         limits,
         &mut on_event,
     );
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    streamed.finish();
     let elapsed = start.elapsed();
     let coords = |lines: &[Vec<(String, String)>]| -> Vec<Vec<String>> {
         lines
@@ -671,11 +646,7 @@ fn help_report<G: TurnGame>(
         },
         super::solve::search_cost(sol.nodes, elapsed.as_millis(), 1)
     );
-    if stream {
-        print(&mut text);
-    } else {
-        out.stdout = text;
-    }
+    out.stdout = streamed.close(text);
     out
 }
 

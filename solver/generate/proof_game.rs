@@ -64,7 +64,8 @@ fn examine_on<T: Terrain>(
     if aftershocks && pos.quake().dx != start.quake().dx {
         return None;
     }
-    let line = diagram_line(spec, board, &pos);
+    let diagram_text = diagram_line(board, &start, &pos);
+    let line = format!("{diagram_text} stip \"{}\";", spec.stip);
     let problem = crate::problem::from_record(match crate::epd::parse_line(&line, 1) {
         Ok(crate::epd::Line::Position(rec)) => *rec,
         _ => return None,
@@ -102,7 +103,7 @@ fn examine_on<T: Terrain>(
     Some(Puzzle {
         seed: spec.seed,
         index,
-        diagram: line_without_stip(&line),
+        diagram: diagram_text,
         stip: spec.stip,
         key: pv.first().cloned().unwrap_or_default(),
         pv,
@@ -114,34 +115,13 @@ fn examine_on<T: Terrain>(
     })
 }
 
-/// The diagram of `pos` with the run's stipulation and everything of its state stated
-/// (rules.md 9.3); on an aftershock board the run's own allowance and board.
-fn diagram_line(spec: &Spec, board: &Problem, pos: &Position) -> String {
-    let mut line = position_line(&board.game, pos);
+/// The diagram of `pos`, everything of its state stated (rules.md 9.3); on an
+/// aftershock board with the board and the allowance of `start`, where the game began
+/// (the line states the start's counters, RULES.md).
+fn diagram_line(board: &Problem, start: &Position, pos: &Position) -> String {
+    let mut shown = *pos;
     if board.game.has_aftershocks() {
-        if let (Some(at), Some(given)) = (line.find(" aftershock \""), spec_op(spec, "aftershock"))
-        {
-            let end = line[at + 1..]
-                .find(';')
-                .map_or(line.len(), |e| at + 1 + e + 1);
-            line.replace_range(at..end, &format!(" {given};"));
-        }
+        shown.set_quake(*start.quake());
     }
-    format!("{line} stip \"{}\";", spec.stip)
-}
-
-/// The run's operation `name` as written (`aftershock "1 1"`).
-fn spec_op<'a>(spec: &'a Spec, name: &str) -> Option<&'a str> {
-    spec.ops
-        .split(';')
-        .map(str::trim)
-        .find(|op| op.split_whitespace().next() == Some(name))
-}
-
-/// A line without its `stip` operation (the puzzle writes its own).
-fn line_without_stip(line: &str) -> String {
-    match line.find(" stip \"") {
-        Some(at) => line[..at].to_string(),
-        None => line.to_string(),
-    }
+    position_line(&board.game, &shown)
 }

@@ -446,19 +446,13 @@ impl Bound {
         }
     }
 
+    /// The name of the diagram's man of `color` on `sq`.
     fn role_name(&self, color: Color, sq: Square) -> &'static str {
-        let role = self.men[color.index()]
+        self.men[color.index()]
             .iter()
             .find(|(s, _)| *s == sq)
-            .map_or(Role::Pawn, |(_, r)| *r);
-        match role {
-            Role::Pawn => "pawn",
-            Role::Knight => "knight",
-            Role::Bishop => "bishop",
-            Role::Rook => "rook",
-            Role::Queen => "queen",
-            Role::King => "king",
-        }
+            .map_or(Role::Pawn, |(_, r)| *r)
+            .name()
     }
 
     /// The fewest plies from the array the bound allows: a lower bound on the length of

@@ -14,19 +14,11 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::{Geometry, Shifting, Terrain};
+use crate::search::mate_bound::FORMS;
 use crate::types::{Color, Role, Square};
 
 /// Unreachable.
 pub const FAR: u8 = u8::MAX;
-
-/// The forms a pawn can take: itself and what it promotes to.
-const FORMS: [Role; 5] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-];
 
 /// Distances of one terrain.
 pub struct Distances {

@@ -92,7 +92,7 @@ fn near_sets(row: &[u8; 64]) -> [Bitboard; NEAR] {
 }
 
 /// The forms a man can take: a pawn, or what it promotes to.
-const FORMS: [Role; 5] = [
+pub(crate) const FORMS: [Role; 5] = [
     Role::Pawn,
     Role::Knight,
     Role::Bishop,

@@ -5,7 +5,7 @@
 //! labels and captions. Every element a reader may look for carries a class and, where
 //! it belongs to a square, `data-square`.
 
-use super::figures::{figure, role_name, BLACK_FILL, FIGURE_BOX, OUTLINE, WHITE_FILL};
+use super::figures::{figure, BLACK_FILL, FIGURE_BOX, OUTLINE, WHITE_FILL};
 use super::layout::{layout, BoardFrame, Layout, CELL, MARGIN, PAD};
 use super::scene::{BoardScene, Scene};
 use crate::types::{file_char, Color, Piece, Square};
@@ -27,8 +27,9 @@ pub const BADGE_RADIUS: u32 = 8;
 
 const FONT: &str = "font-family=\"sans-serif\"";
 
-/// Text for an SVG document: the five characters XML gives a meaning escaped.
-fn escape(text: &str) -> String {
+/// Text for an SVG document (or an HTML page, which reads the same escapes): the five
+/// characters XML gives a meaning escaped.
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -70,7 +71,7 @@ fn man(
         out,
         "<g class=\"{class} {} {}\"{data} transform=\"translate({x} {y}) scale({scale:.4})\">{}</g>",
         color_name(piece.color),
-        role_name(piece.role),
+        piece.role.name(),
         figure(piece)
     );
 }

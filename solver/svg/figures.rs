@@ -109,18 +109,6 @@ fn shape(role: Role) -> Shape {
     }
 }
 
-/// The role's English name, as the class of its figure.
-pub fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
-}
-
 /// The SVG elements of `piece`'s figure in the `FIGURE_BOX` box (no transform): to be
 /// placed inside a group that scales and moves it.
 pub fn figure(piece: Piece) -> String {

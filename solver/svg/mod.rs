@@ -14,6 +14,6 @@ pub mod figures;
 pub mod layout;
 pub mod scene;
 
-pub use document::render;
+pub use document::{escape, render};
 pub use layout::{layout, BoardFrame, Layout};
 pub use scene::{BoardScene, Scene};
