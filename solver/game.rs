@@ -216,9 +216,7 @@ impl<T: Terrain> Game<T> {
         let Some(geo) = self.terrain.fixed() else {
             return false;
         };
-        let tables = self
-            .mate_tables
-            .get_or_init(|| crate::search::mate_bound::MateTables::for_geometry(geo));
+        let tables = self.mate_tables(geo);
         // Under Taxi a square next to the mated king may also be barred by its price:
         // the flight condition holds only where the mated side surely pays every
         // king's step at the mate.
@@ -227,6 +225,16 @@ impl<T: Terrain> Game<T> {
             taxi::pays_every_king_step(pos, !winner, own_moves, taxi, self.taxi_dearest)
         });
         tables.hopeless(geo, pos, winner, turns, flights, self.rules.taxi.is_some())
+    }
+
+    /// The help bound's distances on `geo`, this game's fixed geometry.
+    pub(crate) fn mate_tables(
+        &self,
+        geo: &T::Geo,
+    ) -> std::sync::Arc<crate::search::mate_bound::MateTables> {
+        self.mate_tables
+            .get_or_init(|| crate::search::mate_bound::MateTables::for_geometry(geo))
+            .clone()
     }
 
     pub fn rules(&self) -> &Rules {

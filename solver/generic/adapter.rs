@@ -156,6 +156,22 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         s.ended.is_none() && self.game.mate_out_of_reach(&s.position, winner, turns)
     }
 
+    /// The plans of `search::help_plans`, under the FIDE rules on a fixed board.
+    fn help_guide(
+        &self,
+        root: &BoardState,
+        winner: Color,
+        turns: u32,
+    ) -> Option<Box<dyn super::help::HelpGuide<Move> + '_>> {
+        if root.ended.is_some() || !self.game.rules().is_fide() {
+            return None;
+        }
+        let geo = self.game.terrain.fixed()?;
+        let tables = self.game.mate_tables(geo);
+        let guide = crate::search::help_plans::plans(tables, geo, &root.position, winner, turns)?;
+        Some(Box::new(crate::search::help_plans::GuideOn { geo, guide }))
+    }
+
     fn key(&self, s: &BoardState) -> u64 {
         s.position.hash()
     }

@@ -24,6 +24,24 @@ use crate::types::Color;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// A guide for help play (`TurnGame::help_guide`; for the single-board games the mate
+/// plans of `search::help_plans`), followed along the line being searched. Its promise:
+/// every line that wins on its last turn goes on with every move of it (`enter` refuses
+/// a move only when no winning line plays it from the line so far), and `key` tells
+/// apart the nodes where it would refuse differently.
+pub trait HelpGuide<M> {
+    /// Back at the root.
+    fn restart(&mut self);
+    /// Whether a winning line may go on with `mv` from the node entered last, `turns`
+    /// turns left before it; the node after `mv` is entered when it may.
+    fn enter(&mut self, mv: M, turns: u32) -> bool;
+    /// Back to the node before the last move entered.
+    fn leave(&mut self);
+    /// Mixed into the table's key of the node entered last: a failure proved under the
+    /// guide's refusals there holds only where it refuses alike.
+    fn key(&self) -> u64;
+}
+
 /// The search was stopped (time limit, interrupt or the most solutions asked for).
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub struct Stopped;
@@ -108,6 +126,8 @@ struct Lines<'a, G: TurnGame> {
     capped: bool,
     out: HelpSolution,
     events: &'a mut dyn FnMut(HelpEvent),
+    /// The game's guide for this length, when it has one.
+    guide: Option<Box<dyn HelpGuide<G::Move> + 'a>>,
 }
 
 /// A key per number of turns left, so that a failure is read only at its own length
@@ -167,22 +187,44 @@ impl<G: TurnGame> Lines<'_, G> {
         if turns == 1 {
             return self.last_turn(s, short);
         }
-        let key = self.game.help_key(s, turns) ^ self.salt ^ turns_key(turns);
+        let guide_key = self.guide.as_ref().map_or(0, |g| g.key());
+        let key = self.game.help_key(s, turns) ^ self.salt ^ turns_key(turns) ^ guide_key;
         if self.table.probe(key).is_some_and(|b| b.fail >= FAILED) {
             return Ok(false);
         }
-        if self.game.help_hopeless(s, self.winner, turns) {
+        if self.guide.is_none() && self.game.help_hopeless(s, self.winner, turns) {
             self.table.store(key, None, Some(FAILED), 0);
             return Ok(false);
         }
         let mut found = false;
         for mv in self.game.moves(s) {
-            found |= self.after(s, mv, turns, short)?;
+            found |= self.guided(s, mv, turns, short)?;
         }
         if !found {
             self.table.store(key, None, Some(FAILED), 0);
         }
         Ok(found)
+    }
+
+    /// `after`, when the guide lets a line go on with `mv`.
+    fn guided(
+        &mut self,
+        s: &G::State,
+        mv: G::Move,
+        turns: u32,
+        short: bool,
+    ) -> Result<bool, Stopped> {
+        let Some(guide) = self.guide.as_mut() else {
+            return self.after(s, mv, turns, short);
+        };
+        if !guide.enter(mv, turns) {
+            return Ok(false);
+        }
+        let below = self.after(s, mv, turns, short);
+        if let Some(guide) = self.guide.as_mut() {
+            guide.leave();
+        }
+        below
     }
 
     /// The lines that go on with `mv` from `s`, `turns` turns left before it.
@@ -257,6 +299,17 @@ impl<G: TurnGame> Lines<'_, G> {
             self.last_turn(&root, short)?;
             return Ok(());
         }
+        // The guide's plans depend on the length; its keys keep its nodes apart from
+        // another length's.
+        self.guide = self.game.help_guide(self.root, self.winner, turns);
+        let searched = self.search_first_moves(turns, short);
+        self.guide = None;
+        searched
+    }
+
+    /// The lines of `turns` turns from the root, with progress over the first moves.
+    fn search_first_moves(&mut self, turns: u32, short: bool) -> Result<(), Stopped> {
+        let root = *self.root;
         let moves = self.game.moves(&root);
         self.out.searching_turns = turns;
         self.out.first_moves = moves.len();
@@ -267,7 +320,10 @@ impl<G: TurnGame> Lines<'_, G> {
                 total: moves.len(),
                 found: self.found,
             });
-            self.after(&root, mv, turns, short)?;
+            if let Some(guide) = self.guide.as_mut() {
+                guide.restart();
+            }
+            self.guided(&root, mv, turns, short)?;
             self.out.first_moves_done = i + 1;
         }
         (self.events)(HelpEvent::Progress {
@@ -309,6 +365,7 @@ pub fn solve_help_with<G: TurnGame>(
         capped: false,
         out: HelpSolution::default(),
         events,
+        guide: None,
     };
     let mut complete = true;
     let mut shorter: Vec<u32> = short_turns

@@ -143,6 +143,18 @@ pub trait TurnGame: Sync {
         false
     }
 
+    /// Plans for help play from `root` (`help::HelpGuide`): where the game can list the
+    /// mates of `turns` turns won by `winner` and test each move against each of them.
+    /// `None`: help play searches every move.
+    fn help_guide(
+        &self,
+        _root: &Self::State,
+        _winner: Color,
+        _turns: u32,
+    ) -> Option<Box<dyn help::HelpGuide<Self::Move> + '_>> {
+        None
+    }
+
     /// A hash of everything that decides the future of `s` (the transposition table's
     /// key; collisions are checked by the table's own verification word).
     fn key(&self, s: &Self::State) -> u64;

@@ -36,7 +36,7 @@ use crate::types::{Color, Role, Square};
 use std::sync::{Arc, Mutex};
 
 /// Unreachable.
-const FAR: u8 = u8::MAX;
+pub(crate) const FAR: u8 = u8::MAX;
 
 /// The kinds of man whose distances differ: a pawn moves by its colour.
 const WHITE_PAWN: usize = 0;
@@ -280,6 +280,33 @@ impl MateTables {
             within,
             pawn_within,
         }
+    }
+
+    /// The fewest moves of a man of `color` that is now a `now` on `from` to stand on
+    /// `to` as a `form` (a pawn may promote on the way; a piece keeps its form), on an
+    /// empty board: `FAR` when it never can.
+    #[inline(always)]
+    pub(crate) fn distance(
+        &self,
+        color: Color,
+        now: Role,
+        from: Square,
+        form: Role,
+        to: Square,
+    ) -> u8 {
+        if now == Role::Pawn {
+            self.pawn_reach[color.index()][form_index(form)][from.index()][to.index()]
+        } else if form == now {
+            self.reach[kind(now, color)][from.index()][to.index()]
+        } else {
+            FAR
+        }
+    }
+
+    /// The squares from which a `form` of `color` attacks `target` on an empty board.
+    #[inline(always)]
+    pub(crate) fn attackers_of(&self, color: Color, form: Role, target: Square) -> Bitboard {
+        self.attackers[kind(form, color)][target.index()]
     }
 
     /// Whether the side not to win (`!winner`) surely cannot be mated by `winner` with

@@ -8,6 +8,7 @@
 //! the last ply, and parallel search over root moves and first defences.
 
 pub mod halt;
+pub mod help_plans;
 pub mod last_move;
 pub mod mate_bound;
 pub mod nodes;

@@ -1,0 +1,788 @@
+//! Goal-directed help play: the mates a help-mate can end in are listed as plans at the
+//! root, and every move is tested against the plans still possible before it is played.
+//! (Popeye's Intelligent mode works from the same observation; this is our own
+//! formulation and proof.)
+//!
+//! Every help-mate ends in a position P, after the mating side's move, in which the mated
+//! king stands on some square k, a man of the mating side attacks k, and every flight of
+//! k (a king step from k on the board in force) holds a man of the mated side or is
+//! attacked by a man of the mating side, with the king off k. A *plan* names men of the
+//! root and the square each stands on in P (and, for a pawn, the form it has there): the
+//! mated king on k, one checker, and a witness for each flight that the men already named
+//! do not cover. `Lister` writes every plan within the moves left:
+//! - **Every P has a plan that holds in P** (each named man stands in P where the plan
+//!   says). The listing branches, for the first flight the named men do not cover, over
+//!   every witness: a man of the mated side on the flight, or a man of the mating side on
+//!   a square from which it attacks the flight with nothing named in between. P's own
+//!   witness is among them: a line clear in P is clear among the named men, who stand in
+//!   P where they are named. A square the plan needs empty (between the checker and k,
+//!   or between a witness and its flight) is empty in P, so no man P places there is
+//!   skipped by refusing it. A plan that names all of another's men and more is dropped
+//!   (`minimal`): wherever it holds, the other does.
+//! - **A plan that holds in P is never given up on a line to P.** A move moves one man
+//!   one step of its empty-board graph (captures allowed wherever a pawn wants one,
+//!   promotion to any piece: `MateTables`), so a man's fewest moves to its square fall by
+//!   at most one per move of its own, and not at all by any other move; in P they are 0.
+//!   So on every node of the line, the sum over one side's named men of their fewest
+//!   moves is at most that side's moves left, and no named man is ever captured. A move
+//!   after which this fails for every plan is not played.
+//! - **Castling** moves two men at once: the king by up to its steps to the castled
+//!   square, the rook by one. A side's sum may then fall by the king's steps more than
+//!   by another move, once: while its king has not moved, the side's allowance is its
+//!   moves left plus those steps (`castling_gain`).
+//! - The Trapdoor's falls, the Taxi's prices and a board that shifts are not counted
+//!   here, so plans serve the FIDE rules on a fixed board (`TurnGame::help_guide`).
+//!
+//! All plans are followed together (`PlanGuide`): each node keeps the plans still
+//! possible there with each side's sum, and the table's key of a node holds a hash of that
+//! set, so a failure is read back only where the same plans are possible. The set is a
+//! function of the position (which men stand where, and how far each is from its
+//! squares), so transpositions still meet in the table. Where the listing would pass
+//! `MOST_PLANS` plans, help play goes without them and the mate bound (`mate_bound`)
+//! prunes instead. `tests/help_plans.rs` checks guided help play against the definition
+//! (every move of both sides played) over random positions with castling, en passant and
+//! promotion, on the standard board and on fixed Earthquake boards.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::search::mate_bound::{moves_left, MateTables, FAR, FORMS};
+use crate::types::{Color, Role, Square};
+use std::sync::Arc;
+
+/// Beyond this many plans, or this many steps of the listing, the listing gives up and
+/// help play goes without plans: following more would cost more than their tests save
+/// (the mate bound of `mate_bound` is then the better prune).
+const MOST_PLANS: usize = 30_000;
+const MOST_STEPS: usize = 2_000_000;
+
+/// The most men a plan names: the king, the checker, and a witness for each of up to
+/// eight flights.
+const MOST_NAMED: usize = 10;
+
+/// A man of the root.
+#[derive(Copy, Clone, Debug)]
+struct Man {
+    sq: Square,
+    role: Role,
+    color: Color,
+}
+
+/// One named man of a plan: which man of the root, where it stands in the mate and as
+/// what.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Named {
+    man: u8,
+    to: Square,
+    form: Role,
+}
+
+/// The men a mate names (see the module's comment).
+#[derive(Clone, Debug)]
+pub struct Plan {
+    named: [Named; MOST_NAMED],
+    len: u8,
+}
+
+impl Plan {
+    fn named(&self) -> &[Named] {
+        &self.named[..self.len as usize]
+    }
+
+    /// Where the plan names man `man` (which it names).
+    fn of(&self, man: usize) -> Named {
+        *self
+            .named()
+            .iter()
+            .find(|n| n.man as usize == man)
+            .expect("the plan names the man")
+    }
+}
+
+/// What a man of `form` on `sq` attacks with `occupied` in the way.
+fn attacks<G: Geometry>(
+    geo: &G,
+    form: Role,
+    color: Color,
+    sq: Square,
+    occupied: Bitboard,
+) -> Bitboard {
+    match form {
+        Role::Pawn => geo.pawn_attacks(color, sq),
+        Role::Knight => geo.knight_attacks(sq),
+        Role::Bishop => geo.bishop_attacks(sq, occupied),
+        Role::Rook => geo.rook_attacks(sq, occupied),
+        Role::Queen => geo.queen_attacks(sq, occupied),
+        Role::King => geo.king_attacks(sq),
+    }
+}
+
+/// The forms a man can have in the mate.
+fn forms(role: Role) -> &'static [Role] {
+    const ONE: [[Role; 1]; 6] = [
+        [Role::Pawn],
+        [Role::Knight],
+        [Role::Bishop],
+        [Role::Rook],
+        [Role::Queen],
+        [Role::King],
+    ];
+    match role {
+        Role::Pawn => &FORMS,
+        _ => &ONE[role.index()],
+    }
+}
+
+/// The listing of the plans of one root.
+struct Lister<'a, G: Geometry> {
+    tables: &'a MateTables,
+    geo: &'a G,
+    men: &'a [Man],
+    winner: Color,
+    /// The mated king's square in the plans being listed.
+    k: Square,
+    win_left: u8,
+    lose_left: u8,
+    named: Vec<Named>,
+    /// The men named, by index.
+    used: u64,
+    /// The squares of the named men (k among them), and those of the mated side's.
+    occupied: Bitboard,
+    blockers: Bitboard,
+    /// Squares that must stay empty: between the checker and k, and between each
+    /// witness and the flight it was named for.
+    keep_empty: Bitboard,
+    plans: Vec<Plan>,
+    /// The listing's steps so far.
+    steps: usize,
+    overflow: bool,
+}
+
+impl<G: Geometry> Lister<'_, G> {
+    fn distance(&self, man: usize, form: Role, to: Square) -> u8 {
+        let m = self.men[man];
+        self.tables.distance(m.color, m.role, m.sq, form, to)
+    }
+
+    /// Whether the named men cover flight `f`: a man of the mated side stands there, or
+    /// a man of the mating side attacks it, the king off k.
+    fn covered(&self, f: Square) -> bool {
+        if self.blockers.contains(f) {
+            return true;
+        }
+        let occupied = self.occupied.without(self.k);
+        self.named.iter().any(|n| {
+            let m = self.men[n.man as usize];
+            m.color == self.winner
+                && n.to != f
+                && attacks(self.geo, n.form, m.color, n.to, occupied).contains(f)
+        })
+    }
+
+    fn emit(&mut self) {
+        if self.plans.len() >= MOST_PLANS {
+            self.overflow = true;
+            return;
+        }
+        let mut named = [Named {
+            man: 0,
+            to: Square::A1,
+            form: Role::Pawn,
+        }; MOST_NAMED];
+        named[..self.named.len()].copy_from_slice(&self.named);
+        self.plans.push(Plan {
+            named,
+            len: self.named.len() as u8,
+        });
+    }
+
+    /// Every plan that completes the named men, with `win` and `lose` moves spent.
+    fn flights(&mut self, win: u8, lose: u8) {
+        self.steps += 1;
+        if self.steps > MOST_STEPS {
+            self.overflow = true;
+        }
+        if self.overflow {
+            return;
+        }
+        let squares = self.geo.squares();
+        let Some(f) = (self.geo.king_attacks(self.k) & squares)
+            .into_iter()
+            .find(|&f| !self.covered(f))
+        else {
+            self.emit();
+            return;
+        };
+        if self.named.len() >= MOST_NAMED {
+            // Not reached: a witness covers at least its flight, and there are at most
+            // eight.
+            return;
+        }
+        // A man of the mated side stands on f.
+        if !self.occupied.contains(f) && !self.keep_empty.contains(f) {
+            for i in 0..self.men.len() {
+                let m = self.men[i];
+                if m.color == self.winner || m.role == Role::King || self.used & (1 << i) != 0 {
+                    continue;
+                }
+                for &form in forms(m.role) {
+                    let d = self.distance(i, form, f);
+                    if d == FAR || lose + d > self.lose_left {
+                        continue;
+                    }
+                    self.named.push(Named {
+                        man: i as u8,
+                        to: f,
+                        form,
+                    });
+                    self.used |= 1 << i;
+                    self.occupied = self.occupied.with(f);
+                    self.blockers = self.blockers.with(f);
+                    self.flights(win, lose + d);
+                    self.blockers = self.blockers.without(f);
+                    self.occupied = self.occupied.without(f);
+                    self.used &= !(1 << i);
+                    self.named.pop();
+                }
+            }
+        }
+        // A man of the mating side attacks f.
+        let others = self.occupied.without(self.k);
+        for i in 0..self.men.len() {
+            let m = self.men[i];
+            if m.color != self.winner || self.used & (1 << i) != 0 {
+                continue;
+            }
+            for &form in forms(m.role) {
+                let from = self.tables.attackers_of(m.color, form, f) & squares;
+                for y in from - self.occupied - self.keep_empty {
+                    if y == self.k
+                        || (form == Role::King && self.geo.king_attacks(self.k).contains(y))
+                    {
+                        continue;
+                    }
+                    let line = self.geo.between(y, f);
+                    if (line & others).is_nonempty() {
+                        continue;
+                    }
+                    let d = self.distance(i, form, y);
+                    if d == FAR || win + d > self.win_left {
+                        continue;
+                    }
+                    let keep = self.keep_empty;
+                    self.keep_empty |= line.without(self.k);
+                    self.named.push(Named {
+                        man: i as u8,
+                        to: y,
+                        form,
+                    });
+                    self.used |= 1 << i;
+                    self.occupied = self.occupied.with(y);
+                    self.flights(win + d, lose);
+                    self.occupied = self.occupied.without(y);
+                    self.used &= !(1 << i);
+                    self.named.pop();
+                    self.keep_empty = keep;
+                }
+            }
+        }
+    }
+
+    /// Every plan with the mated king (man `king`) on each square it can reach.
+    fn list(&mut self, king: usize) {
+        let squares = self.geo.squares();
+        for k in squares {
+            let walk = self.distance(king, Role::King, k);
+            if walk == FAR || walk > self.lose_left {
+                continue;
+            }
+            self.k = k;
+            self.named.clear();
+            self.named.push(Named {
+                man: king as u8,
+                to: k,
+                form: Role::King,
+            });
+            self.used = 1 << king;
+            self.occupied = Bitboard::from_square(k);
+            self.blockers = Bitboard::EMPTY;
+            // The checker: a king never checks (kings never stand side by side).
+            for i in 0..self.men.len() {
+                let m = self.men[i];
+                if m.color != self.winner || m.role == Role::King {
+                    continue;
+                }
+                for &form in forms(m.role) {
+                    for x in (self.tables.attackers_of(m.color, form, k) & squares).without(k) {
+                        let d = self.distance(i, form, x);
+                        if d == FAR || d > self.win_left {
+                            continue;
+                        }
+                        self.keep_empty = self.geo.between(x, k);
+                        self.named.push(Named {
+                            man: i as u8,
+                            to: x,
+                            form,
+                        });
+                        self.used |= 1 << i;
+                        self.occupied = self.occupied.with(x);
+                        self.flights(d, walk);
+                        self.occupied = self.occupied.without(x);
+                        self.used &= !(1 << i);
+                        self.named.pop();
+                        if self.overflow {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The plans of a help play from `pos` of `turns` turns won by `winner`, or `None` where
+/// plans do not serve: a castling right is left, a side has more than 64 men, the mated
+/// side has no king, or there are more than `MOST_PLANS`. The caller has made sure the
+/// game is FIDE on a fixed board.
+pub fn plans<G: Geometry>(
+    tables: Arc<MateTables>,
+    geo: &G,
+    pos: &Position,
+    winner: Color,
+    turns: u32,
+) -> Option<PlanGuide> {
+    let castle = castling_gain(pos);
+    let men: Vec<Man> = pos
+        .board()
+        .pieces()
+        .map(|(sq, p)| Man {
+            sq,
+            role: p.role,
+            color: p.color,
+        })
+        .collect();
+    if men.len() > 64 {
+        return None;
+    }
+    let king = men
+        .iter()
+        .position(|m| m.color != winner && m.role == Role::King)?;
+    let (win_left, lose_left) = moves_left(pos, winner, turns);
+    let mut lister = Lister {
+        tables: &tables,
+        geo,
+        men: &men,
+        winner,
+        k: Square::A1,
+        win_left: (win_left.min(240) as u8) + castle[winner.index()],
+        lose_left: (lose_left.min(240) as u8) + castle[(!winner).index()],
+        named: Vec::with_capacity(MOST_NAMED),
+        used: 0,
+        occupied: Bitboard::EMPTY,
+        blockers: Bitboard::EMPTY,
+        keep_empty: Bitboard::EMPTY,
+        plans: Vec::new(),
+        steps: 0,
+        overflow: false,
+    };
+    lister.list(king);
+    if lister.overflow {
+        return None;
+    }
+    let listed = std::mem::take(&mut lister.plans);
+    let plans = minimal(listed);
+    Some(PlanGuide::new(tables, winner, pos, men, plans, castle))
+}
+
+/// Per side, how many moves more than one its named men may come nearer by in its one
+/// castling: the king's steps to its castled square (the rook comes one nearer, as any
+/// man by any move). 0 for a side without a castling right.
+fn castling_gain(pos: &Position) -> [u8; 2] {
+    let mut gain = [0u8; 2];
+    for rook in pos.castling() {
+        let Some(p) = pos.board().piece_at(rook) else {
+            continue;
+        };
+        let Some(king) = pos.board().king(p.color) else {
+            continue;
+        };
+        let to_file = if rook.file() > king.file() { 6 } else { 2 };
+        let steps = (king.file() as i32 - to_file).unsigned_abs() as u8;
+        let g = &mut gain[p.color.index()];
+        *g = (*g).max(steps);
+    }
+    gain
+}
+
+/// The plans that name no other plan's men and more: a mate in which a plan holds holds
+/// every plan whose named men are among its own, so searching the larger plan finds no
+/// line the smaller one does not (and two plans that name the same men are one).
+fn minimal(plans: Vec<Plan>) -> Vec<Plan> {
+    // Every plan names the mated king first and the checker second; they group the plans.
+    let mut plans: Vec<((Named, Named), Plan)> = plans
+        .into_iter()
+        .map(|mut p| {
+            let key = (p.named[0], p.named[1]);
+            p.named[..p.len as usize].sort_unstable();
+            (key, p)
+        })
+        .collect();
+    plans.sort_by(|(_, a), (_, b)| a.len.cmp(&b.len).then_with(|| a.named().cmp(b.named())));
+    plans.dedup_by(|(_, b), (_, a)| a.named() == b.named());
+    let mut kept: hashbrown::HashMap<(Named, Named), Vec<usize>> = hashbrown::HashMap::new();
+    let mut out: Vec<Plan> = Vec::with_capacity(plans.len());
+    for (key, p) in plans {
+        let group = kept.entry(key).or_default();
+        let dominated = group
+            .iter()
+            .any(|&a| out[a].named().iter().all(|n| p.named().contains(n)));
+        if !dominated {
+            group.push(out.len());
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// No man on a square (`Frame::man_at`).
+const NO_MAN: u8 = u8::MAX;
+
+/// A plan still possible on a node, with each side's fewest moves to bring its named men
+/// where it names them.
+#[derive(Copy, Clone)]
+struct Live {
+    plan: u16,
+    need: [u8; 2],
+}
+
+/// One node of the line being searched: the plans still possible there, where the men of
+/// the root stand and as what.
+#[derive(Clone)]
+struct Frame {
+    live: Vec<Live>,
+    man_at: [u8; 64],
+    role: Vec<Role>,
+    mover: Color,
+    /// A hash of the set of plans in `live`.
+    key: u64,
+    /// Whether some plan in `live` leaves the side to move a move to spare; if none
+    /// does, only the men in `named` may move (the move must bring one nearer).
+    spare: bool,
+    named: u64,
+    /// Per side, what castling may still gain it (`castling_gain`); kept until the
+    /// side's king moves, whatever else takes the right away.
+    castle: [u8; 2],
+    /// The plans after a move of one man, as far as they do not depend on the move.
+    by_man: ByMan,
+}
+
+/// The moves of one man from a node share most of their work: a plan that does not name
+/// the man goes on after any of them (no capture of its men) exactly when it leaves the
+/// mover a move to spare; only the plans naming the man depend on where it goes.
+#[derive(Clone, Default)]
+struct ByMan {
+    /// The man, or `NO_MAN` where nothing is kept yet.
+    man: u8,
+    /// The plans that do not name the man and go on, with their key, their union of
+    /// named men and whether one leaves the next mover a move to spare.
+    others: Vec<Live>,
+    key: u64,
+    named: u64,
+    spare: bool,
+    /// The plans that name the man: each with its needs less the man's distance now,
+    /// and where it names the man.
+    naming: Vec<(Live, Square, Role)>,
+}
+
+/// The plans of one root, followed along the line being searched: a move is played only
+/// if some plan is still possible after it, and the table's key of a node holds the set
+/// of plans possible there (a failure proved for one set says nothing of another).
+/// Searching all plans together visits each node once however many plans it serves.
+pub struct PlanGuide {
+    tables: Arc<MateTables>,
+    winner: Color,
+    men: Vec<Man>,
+    plans: Vec<Plan>,
+    /// Per plan, its named men as a mask of the root's men.
+    masks: Vec<u64>,
+    /// Per plan, a random word: a set's key is the sum (xor) of its plans' words.
+    words: Vec<u64>,
+    /// The nodes from the root to the one entered last (`depth`); deeper frames are kept
+    /// for their memory.
+    frames: Vec<Frame>,
+    depth: usize,
+}
+
+impl PlanGuide {
+    fn new(
+        tables: Arc<MateTables>,
+        winner: Color,
+        pos: &Position,
+        men: Vec<Man>,
+        plans: Vec<Plan>,
+        castle: [u8; 2],
+    ) -> Self {
+        let mut man_at = [NO_MAN; 64];
+        for (i, m) in men.iter().enumerate() {
+            man_at[m.sq.index()] = i as u8;
+        }
+        let mut word = 0x2545_F491_4F6C_DD1D_u64;
+        let mut root = Frame {
+            live: Vec::with_capacity(plans.len()),
+            man_at,
+            role: men.iter().map(|m| m.role).collect(),
+            mover: pos.turn(),
+            key: 0,
+            spare: true,
+            named: 0,
+            castle,
+            by_man: ByMan {
+                man: NO_MAN,
+                ..ByMan::default()
+            },
+        };
+        let mut masks = Vec::with_capacity(plans.len());
+        let mut words = Vec::with_capacity(plans.len());
+        for (i, plan) in plans.iter().enumerate() {
+            let mut need = [0u8; 2];
+            let mut mask = 0u64;
+            for n in plan.named() {
+                let m = men[n.man as usize];
+                let d = tables.distance(m.color, m.role, m.sq, n.form, n.to);
+                need[m.color.index()] = need[m.color.index()].saturating_add(d);
+                mask |= 1 << n.man;
+            }
+            // xorshift: distinct words for the plans, fixed from run to run.
+            word ^= word << 13;
+            word ^= word >> 7;
+            word ^= word << 17;
+            masks.push(mask);
+            words.push(word);
+            root.key ^= word;
+            root.live.push(Live {
+                plan: i as u16,
+                need,
+            });
+        }
+        PlanGuide {
+            tables,
+            winner,
+            men,
+            plans,
+            masks,
+            words,
+            frames: vec![root],
+            depth: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.plans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.plans.is_empty()
+    }
+
+    /// Back at the root.
+    pub fn restart(&mut self) {
+        self.depth = 0;
+    }
+
+    /// Whether some plan goes on with `mv` from the node entered last, `turns` turns left
+    /// before it; the node after `mv` is entered when one does.
+    pub fn enter<G: Geometry>(&mut self, geo: &G, mv: Move, turns: u32) -> bool {
+        if self.frames.len() == self.depth + 1 {
+            let copy = self.frames[self.depth].clone();
+            self.frames.push(copy);
+        }
+        let (done, next) = self.frames.split_at_mut(self.depth + 1);
+        let (cur, next) = (&mut done[self.depth], &mut next[0]);
+        let moved = cur.man_at[mv.from.index()];
+        debug_assert!(moved != NO_MAN, "every man of a node is a man of the root");
+        if !cur.spare && cur.named & (1 << moved) == 0 {
+            return false;
+        }
+        let mover = cur.mover;
+        let m = moved as usize;
+        let color = self.men[m].color;
+        let (role_before, role_after) = (cur.role[m], mv.promotion().unwrap_or(cur.role[m]));
+        let mut castle = cur.castle;
+        if role_before == Role::King {
+            castle[color.index()] = 0;
+        }
+        // The moves left after `mv`, the other side to move, each with what castling
+        // may still gain it.
+        let left = turns.saturating_sub(1);
+        let (win_left, lose_left) = if !mover == self.winner {
+            (left.div_ceil(2), left / 2)
+        } else {
+            (left / 2, left.div_ceil(2))
+        };
+        let limit = |c: Color| {
+            let moves = if c == self.winner {
+                win_left
+            } else {
+                lose_left
+            };
+            moves + castle[c.index()] as u32
+        };
+        let own_limit = limit(color);
+        // The other side's limit now, and after a move of a man no plan brings nearer.
+        let other_limit = limit(!color);
+        let next_limit = other_limit.saturating_sub(1);
+        let tables = &*self.tables;
+        // A castling move's rook, and a man taken (none for castling: `to` is the rook's).
+        let (rook, taken) = match mv.kind {
+            MoveKind::Castle => (cur.man_at[mv.to.index()], None),
+            MoveKind::EnPassant => (NO_MAN, Some(geo.pawn_step(!mover, mv.to).single())),
+            _ => (NO_MAN, Some(mv.to)),
+        };
+        let captured = taken.map_or(NO_MAN, |sq| cur.man_at[sq.index()]);
+        let (to, rook_to) = if rook == NO_MAN {
+            (mv.to, mv.to)
+        } else {
+            (mv.castle_king_to(), mv.castle_rook_to())
+        };
+        next.live.clear();
+        next.key = 0;
+        next.spare = false;
+        next.named = 0;
+        let push = |next: &mut Frame, plan: u16, need: [u8; 2], mask: u64, word: u64| {
+            next.live.push(Live { plan, need });
+            next.key ^= word;
+            next.spare |= need[(!color).index()] as u32 <= next_limit;
+            next.named |= mask;
+        };
+        let named_taken = captured != NO_MAN && cur.named & (1 << captured) != 0;
+        if named_taken || rook != NO_MAN {
+            // A named man taken, or two men moved: every plan looked at.
+            let dead = if captured == NO_MAN {
+                0
+            } else {
+                1u64 << captured
+            };
+            for live in &cur.live {
+                let p = live.plan as usize;
+                let mask = self.masks[p];
+                if mask & dead != 0 {
+                    continue;
+                }
+                let mut need = live.need;
+                let own = &mut need[color.index()];
+                if mask & (1 << m) != 0 {
+                    let n = self.plans[p].of(m);
+                    let before = tables.distance(color, role_before, mv.from, n.form, n.to);
+                    let after = tables.distance(color, role_after, to, n.form, n.to);
+                    *own = own.saturating_sub(before).saturating_add(after);
+                }
+                if rook != NO_MAN && mask & (1 << rook) != 0 {
+                    let n = self.plans[p].of(rook as usize);
+                    let before = tables.distance(color, Role::Rook, mv.to, n.form, n.to);
+                    let after = tables.distance(color, Role::Rook, rook_to, n.form, n.to);
+                    *own = own.saturating_sub(before).saturating_add(after);
+                }
+                if *own as u32 > own_limit {
+                    continue;
+                }
+                push(next, live.plan, need, mask, self.words[p]);
+            }
+        } else {
+            let by_man = &mut cur.by_man;
+            if by_man.man != moved {
+                by_man.man = moved;
+                by_man.others.clear();
+                by_man.naming.clear();
+                by_man.key = 0;
+                by_man.named = 0;
+                by_man.spare = false;
+                for live in &cur.live {
+                    let p = live.plan as usize;
+                    let mask = self.masks[p];
+                    if mask & (1 << m) != 0 {
+                        let n = self.plans[p].of(m);
+                        let before = tables.distance(color, role_before, mv.from, n.form, n.to);
+                        let mut less = *live;
+                        let own = &mut less.need[color.index()];
+                        *own = own.saturating_sub(before);
+                        by_man.naming.push((less, n.to, n.form));
+                    } else if live.need[color.index()] as u32 <= own_limit {
+                        by_man.others.push(*live);
+                        by_man.key ^= self.words[p];
+                        by_man.named |= mask;
+                        by_man.spare |= live.need[(!color).index()] as u32 <= next_limit;
+                    }
+                }
+            }
+            next.live.clone_from(&by_man.others);
+            next.key = by_man.key;
+            next.named = by_man.named;
+            next.spare = by_man.spare;
+            for &(less, goal, form) in &by_man.naming {
+                let mut need = less.need;
+                let own = &mut need[color.index()];
+                *own = own.saturating_add(tables.distance(color, role_after, to, form, goal));
+                if *own as u32 > own_limit {
+                    continue;
+                }
+                let p = less.plan as usize;
+                push(next, less.plan, need, self.masks[p], self.words[p]);
+            }
+        }
+        if next.live.is_empty() {
+            return false;
+        }
+        next.man_at = cur.man_at;
+        if let Some(sq) = taken {
+            next.man_at[sq.index()] = NO_MAN;
+        }
+        next.man_at[mv.from.index()] = NO_MAN;
+        if rook != NO_MAN {
+            next.man_at[mv.to.index()] = NO_MAN;
+            next.man_at[rook_to.index()] = rook;
+        }
+        next.man_at[to.index()] = moved;
+        next.role.clone_from(&cur.role);
+        next.role[m] = role_after;
+        next.mover = !mover;
+        next.castle = castle;
+        next.by_man.man = NO_MAN;
+        self.depth += 1;
+        true
+    }
+
+    /// Back to the node before the last move entered.
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// The key of the set of plans possible on the node entered last.
+    pub fn key(&self) -> u64 {
+        self.frames[self.depth].key
+    }
+}
+
+/// The guide with the geometry it plays on.
+pub struct GuideOn<'a, G: Geometry> {
+    pub geo: &'a G,
+    pub guide: PlanGuide,
+}
+
+impl<G: Geometry> crate::generic::help::HelpGuide<Move> for GuideOn<'_, G> {
+    fn restart(&mut self) {
+        self.guide.restart()
+    }
+
+    fn enter(&mut self, mv: Move, turns: u32) -> bool {
+        self.guide.enter(self.geo, mv, turns)
+    }
+
+    fn leave(&mut self) {
+        self.guide.leave()
+    }
+
+    fn key(&self) -> u64 {
+        self.guide.key()
+    }
+}

@@ -1,0 +1,278 @@
+//! Help play guided by mate plans (`search::help_plans`) against the definition of a
+//! help-mate (rules.md 8.2): every line of both sides played, no plan and no table. The
+//! plans serve the FIDE rules on a fixed board, so the positions are drawn under FIDE
+//! and on fixed Earthquake boards, near a mate picture and with what makes plans hard:
+//! castling rights (two men moved at once), en passant (a man taken off the square
+//! moved to), pawns one step from promotion (a man that changes what it is), and lines
+//! of up to six turns.
+
+mod common;
+
+use common::Rng;
+use fairysolve::game::{AnyGame, Outcome};
+use fairysolve::generic::adapter::{BoardState, OneBoard};
+use fairysolve::generic::help::solve_help;
+use fairysolve::moves::Move;
+use fairysolve::search::tt::Table;
+use fairysolve::{Color, Position};
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+
+/// The boards the plans serve: the standard one and fixed Earthquake boards that
+/// overlap, leave a void, or put a1 beside h5.
+const BOARDS: [&str; 5] = [
+    "",
+    "",
+    " earthquake \"1 0\";",
+    " earthquake \"0 -1\"; void fly;",
+    " earthquake \"8 4\";",
+];
+
+/// How a move ends the game, if it does: the winner, or `None` inside for a stalemate.
+fn ending(game: &AnyGame, pos: &Position, mv: Move) -> (Position, Option<Option<Color>>) {
+    let mover = pos.turn();
+    let played = game.play(pos, mv);
+    let end = match played.outcome {
+        Some(Outcome::Mate) => Some(Some(mover)),
+        Some(Outcome::KingFell) => Some(Some(!mover)),
+        None if game.legal_moves(&played.position).is_empty() => {
+            if game.in_check(&played.position) {
+                Some(Some(mover))
+            } else {
+                Some(None)
+            }
+        }
+        None => None,
+    };
+    (played.position, end)
+}
+
+/// Every line of exactly `turns` moves from `pos` with no end before the last move and
+/// White's win by the last one, in coordinates; a position and length proved to have
+/// none is remembered (the definition's own answer does not depend on the path).
+fn help_lines(
+    game: &AnyGame,
+    pos: &Position,
+    turns: u32,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<String>,
+    failed: &mut HashSet<(u64, u32)>,
+) -> bool {
+    if failed.contains(&(pos.hash(), turns)) {
+        return false;
+    }
+    let mut found = false;
+    for &mv in game.legal_moves(pos).iter() {
+        let (next, end) = ending(game, pos, mv);
+        prefix.push(mv.coord(false).to_string());
+        match (turns, end) {
+            (1, Some(Some(Color::White))) if pos.turn() == Color::White => {
+                out.push(prefix.join(" "));
+                found = true;
+            }
+            (1, _) | (_, Some(_)) => {}
+            _ => found |= help_lines(game, &next, turns - 1, prefix, out, failed),
+        }
+        prefix.pop();
+    }
+    if !found {
+        failed.insert((pos.hash(), turns));
+    }
+    found
+}
+
+/// Sets `man` on a random empty square (a1 first) that `allowed` accepts, a pawn never
+/// on the first or last rank.
+fn put(board: &mut [Option<char>; 64], rng: &mut Rng, man: char, allowed: impl Fn(usize) -> bool) {
+    for _ in 0..1000 {
+        let sq = rng.below(64);
+        let pawn_rank = sq / 8 == 0 || sq / 8 == 7;
+        if board[sq].is_none() && !(man.eq_ignore_ascii_case(&'p') && pawn_rank) && allowed(sq) {
+            board[sq] = Some(man);
+            return;
+        }
+    }
+}
+
+fn near(a: usize, b: usize) -> bool {
+    let (fa, ra, fb, rb) = (a % 8, a / 8, b % 8, b / 8);
+    fa.abs_diff(fb) <= 1 && ra.abs_diff(rb) <= 1
+}
+
+/// A position line near a mate picture: the black king on or near an edge with a few
+/// of its men around it, White's king apart, a few more men of both sides; sometimes a
+/// castling right, an en passant right or a pawn about to promote.
+fn random_line(rng: &mut Rng, turn: char) -> String {
+    let mut board = [None::<char>; 64];
+    let mut castling = String::new();
+    let mut ep = "-".to_string();
+    let white_castles = rng.below(4) == 0;
+    if white_castles {
+        board[4] = Some('K');
+        board[7] = Some('R');
+        castling.push('K');
+        if rng.below(2) == 0 {
+            board[0] = Some('R');
+            castling.push('Q');
+        }
+    }
+    let king = loop {
+        let sq = rng.below(64);
+        let (f, r) = (sq % 8, sq / 8);
+        if (f <= 1 || f >= 6 || r <= 1 || r >= 6) && board[sq].is_none() && !near(sq, 4) {
+            break sq;
+        }
+    };
+    board[king] = Some('k');
+    if !white_castles {
+        put(&mut board, rng, 'K', |sq| !near(sq, king));
+    }
+    for _ in 0..1 + rng.below(2) {
+        let man = b"rbnpp"[rng.below(5)] as char;
+        put(&mut board, rng, man, |sq| near(sq, king) && sq != king);
+    }
+    for _ in 0..1 + rng.below(2) {
+        let man = b"QRBNP"[rng.below(5)] as char;
+        put(&mut board, rng, man, |_| true);
+    }
+    match rng.below(5) {
+        // A pawn one step from promotion, of either side.
+        0 => put(&mut board, rng, 'P', |sq| sq / 8 == 6),
+        1 => put(&mut board, rng, 'p', |sq| sq / 8 == 1),
+        // An en passant right: the other side's pawn has just gone two steps past a
+        // pawn of the side to move.
+        2 => {
+            let f = 1 + rng.below(6);
+            let (them, us, rank, pawn) = if turn == 'w' {
+                (4usize, 4usize, 5, ('p', 'P'))
+            } else {
+                (3, 3, 2, ('P', 'p'))
+            };
+            let side = if rng.below(2) == 0 { f - 1 } else { f + 1 };
+            let (at, beside, behind) = (them * 8 + f, us * 8 + side, rank * 8 + f);
+            let skipped = if turn == 'w' { 6 * 8 + f } else { 8 + f };
+            if [at, beside, behind, skipped]
+                .iter()
+                .all(|&sq| board[sq].is_none())
+            {
+                board[at] = Some(pawn.0);
+                board[beside] = Some(pawn.1);
+                ep = format!("{}{}", (b'a' + f as u8) as char, rank + 1);
+            }
+        }
+        _ => {}
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    format!("{} {turn} {castling} {ep}", common::placement_fen(&board))
+}
+
+/// The solutions of exactly `turns` turns as the solver lists them, in coordinates.
+fn solved(line: &str, turns: u32) -> Option<Vec<String>> {
+    let p = match fairysolve::epd::parse_line(line, 1) {
+        Ok(fairysolve::epd::Line::Position(rec)) => fairysolve::problem::from_record(*rec).ok()?,
+        _ => return None,
+    };
+    let stop = AtomicBool::new(false);
+    let table = Table::new(4);
+    let got = fairysolve::with_game!(&p.game, g => {
+        let game = OneBoard { game: g, attacker: p.position.turn() };
+        let sol = solve_help(&game, &BoardState::new(p.position), Color::White, turns, &[], &table, &stop, None);
+        assert!(sol.complete, "{line}");
+        sol.solutions
+            .iter()
+            .map(|l| l.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<String>>()
+    });
+    let mut want = Vec::new();
+    help_lines(
+        &p.game,
+        &p.position,
+        turns,
+        &mut Vec::new(),
+        &mut want,
+        &mut HashSet::new(),
+    );
+    want.sort();
+    assert_eq!(got, want, "{line} ({turns} turns)");
+    Some(got)
+}
+
+/// Compares `count` positions of at most `most_men` men with `turns` drawn from
+/// `lengths`; how many had a solution.
+fn compare(seed: u64, count: usize, most_men: usize, lengths: &[(u32, char)]) -> usize {
+    let mut rng = Rng(seed);
+    let (mut compared, mut with_solutions) = (0, 0);
+    while compared < count {
+        let (turns, first) = lengths[rng.below(lengths.len())];
+        let fen = random_line(&mut rng, first);
+        let men = fen
+            .split(' ')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .count();
+        if men > most_men {
+            continue;
+        }
+        let line = format!("{fen}{}", BOARDS[rng.below(BOARDS.len())]);
+        let Some(solutions) = solved(&line, turns) else {
+            continue;
+        };
+        compared += 1;
+        with_solutions += usize::from(!solutions.is_empty());
+    }
+    with_solutions
+}
+
+/// rules.md 8.2: h#1, h#2, h#1.5 and h#2.5 guided by plans list exactly the lines the
+/// definition finds.
+#[test]
+fn plans_keep_every_short_help_mate() {
+    let with = compare(
+        0x9A1A_5EED_0000_0001,
+        400,
+        9,
+        &[(2, 'b'), (3, 'w'), (4, 'b'), (5, 'w')],
+    );
+    assert!(with >= 60, "only {with} of 400 with a help-mate");
+}
+
+/// rules.md 8.2: h#3 guided by plans, the moves left shared by named men and men that
+/// only wait, lists exactly the lines the definition finds.
+#[test]
+fn plans_keep_every_help_mate_in_three() {
+    let with = compare(0x9A1A_5EED_0000_0002, 40, 6, &[(6, 'b')]);
+    assert!(with >= 6, "only {with} of 40 with a help-mate in three");
+}
+
+/// Published problems whose solutions need what plans must allow: castling by the
+/// mating side (Popeye's answer to helpmate-08 of the bench), an en passant capture
+/// as the first move (helpmate-03), a promotion to a knight (helpmate-07).
+#[test]
+fn plans_keep_castling_en_passant_and_promotion() {
+    let cases = [
+        (
+            "5B2/2p1p3/1p2pp1b/5P1b/2p1k2q/6rp/p3B1P1/R3K3 b Q -",
+            6,
+            "e1c1",
+        ),
+        ("8/8/8/1pn4b/2kPpppR/2q1rB1p/1p4r1/3K4 b - d3", 4, "e4d3"),
+        ("3nr3/5PPP/3n3B/1k4p1/5b2/7K/8/8 b - -", 6, "h7h8n"),
+    ];
+    for (fen, turns, needed) in cases {
+        let p = common::problem(fen);
+        let stop = AtomicBool::new(false);
+        let table = Table::new(16);
+        let lines = fairysolve::with_game!(&p.game, g => {
+            let game = OneBoard { game: g, attacker: p.position.turn() };
+            solve_help(&game, &BoardState::new(p.position), Color::White, turns, &[], &table, &stop, None).solutions
+        });
+        assert!(
+            lines.iter().any(|l| l.iter().any(|(c, _)| c == needed)),
+            "{fen}: no solution plays {needed}"
+        );
+    }
+}
