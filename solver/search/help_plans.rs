@@ -587,14 +587,6 @@ impl PlanGuide {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.plans.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.plans.is_empty()
-    }
-
     /// Back at the root.
     pub fn restart(&mut self) {
         self.depth = 0;
