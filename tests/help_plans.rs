@@ -8,11 +8,11 @@
 
 mod common;
 
-use common::Rng;
-use fairysolve::game::{AnyGame, Outcome};
+use common::help_self::ending;
+use common::{put_at_random, Rng};
+use fairysolve::game::AnyGame;
 use fairysolve::generic::adapter::{BoardState, OneBoard};
 use fairysolve::generic::help::solve_help;
-use fairysolve::moves::Move;
 use fairysolve::search::tt::Table;
 use fairysolve::{Color, Position};
 use std::collections::HashSet;
@@ -27,25 +27,6 @@ const BOARDS: [&str; 5] = [
     " earthquake \"0 -1\"; void fly;",
     " earthquake \"8 4\";",
 ];
-
-/// How a move ends the game, if it does: the winner, or `None` inside for a stalemate.
-fn ending(game: &AnyGame, pos: &Position, mv: Move) -> (Position, Option<Option<Color>>) {
-    let mover = pos.turn();
-    let played = game.play(pos, mv);
-    let end = match played.outcome {
-        Some(Outcome::Mate) => Some(Some(mover)),
-        Some(Outcome::KingFell) => Some(Some(!mover)),
-        None if game.legal_moves(&played.position).is_empty() => {
-            if game.in_check(&played.position) {
-                Some(Some(mover))
-            } else {
-                Some(None)
-            }
-        }
-        None => None,
-    };
-    (played.position, end)
-}
 
 /// Every line of exactly `turns` moves from `pos` with no end before the last move and
 /// White's win by the last one, in coordinates; a position and length proved to have
@@ -81,19 +62,6 @@ fn help_lines(
     found
 }
 
-/// Sets `man` on a random empty square (a1 first) that `allowed` accepts, a pawn never
-/// on the first or last rank.
-fn put(board: &mut [Option<char>; 64], rng: &mut Rng, man: char, allowed: impl Fn(usize) -> bool) {
-    for _ in 0..1000 {
-        let sq = rng.below(64);
-        let pawn_rank = sq / 8 == 0 || sq / 8 == 7;
-        if board[sq].is_none() && !(man.eq_ignore_ascii_case(&'p') && pawn_rank) && allowed(sq) {
-            board[sq] = Some(man);
-            return;
-        }
-    }
-}
-
 fn near(a: usize, b: usize) -> bool {
     let (fa, ra, fb, rb) = (a % 8, a / 8, b % 8, b / 8);
     fa.abs_diff(fb) <= 1 && ra.abs_diff(rb) <= 1
@@ -125,20 +93,20 @@ fn random_line(rng: &mut Rng, turn: char) -> String {
     };
     board[king] = Some('k');
     if !white_castles {
-        put(&mut board, rng, 'K', |sq| !near(sq, king));
+        put_at_random(&mut board, rng, 'K', |sq| !near(sq, king));
     }
     for _ in 0..1 + rng.below(2) {
         let man = b"rbnpp"[rng.below(5)] as char;
-        put(&mut board, rng, man, |sq| near(sq, king) && sq != king);
+        put_at_random(&mut board, rng, man, |sq| near(sq, king) && sq != king);
     }
     for _ in 0..1 + rng.below(2) {
         let man = b"QRBNP"[rng.below(5)] as char;
-        put(&mut board, rng, man, |_| true);
+        put_at_random(&mut board, rng, man, |_| true);
     }
     match rng.below(5) {
         // A pawn one step from promotion, of either side.
-        0 => put(&mut board, rng, 'P', |sq| sq / 8 == 6),
-        1 => put(&mut board, rng, 'p', |sq| sq / 8 == 1),
+        0 => put_at_random(&mut board, rng, 'P', |sq| sq / 8 == 6),
+        1 => put_at_random(&mut board, rng, 'p', |sq| sq / 8 == 1),
         // An en passant right: the other side's pawn has just gone two steps past a
         // pawn of the side to move.
         2 => {

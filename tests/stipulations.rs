@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::Rng;
-use fairysolve::game::{AnyGame, Outcome};
+use common::help_self::ending;
+use common::{put_at_random, Rng};
+use fairysolve::game::AnyGame;
 use fairysolve::generic::adapter::{BoardState, OneBoard};
 use fairysolve::generic::help::solve_help;
 use fairysolve::generic::search::{solve_for, Goal};
@@ -14,26 +15,6 @@ use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use fairysolve::{Color, Position};
 use std::sync::atomic::AtomicBool;
-
-/// How a move from `pos` ends the game, if it does: the winner, or `None` inside for a
-/// draw (rules.md 1.5, 7.1: mate, a king's fall, stalemate).
-fn ending(game: &AnyGame, pos: &Position, mv: Move) -> (Position, Option<Option<Color>>) {
-    let mover = pos.turn();
-    let played = game.play(pos, mv);
-    let end = match played.outcome {
-        Some(Outcome::Mate) => Some(Some(mover)),
-        Some(Outcome::KingFell) => Some(Some(!mover)),
-        None if game.legal_moves(&played.position).is_empty() => {
-            if game.in_check(&played.position) {
-                Some(Some(mover))
-            } else {
-                Some(None)
-            }
-        }
-        None => None,
-    };
-    (played.position, end)
-}
 
 /// Every line of exactly `turns` moves from `pos` with no end before the last move and
 /// White's win by the last one (rules.md 8.2), in coordinates.
@@ -83,24 +64,6 @@ fn self_wins_with(game: &AnyGame, pos: &Position, mv: Move, n: u32) -> bool {
 
 fn random_line(rng: &mut Rng, turn: char) -> String {
     random_line_of(rng, turn, b"QRBNPqrbnp")
-}
-
-/// Sets `man` on a random empty square of `board` (a1 first) that `allowed` accepts,
-/// a pawn never on the first or last rank.
-fn put_at_random(
-    board: &mut [Option<char>; 64],
-    rng: &mut Rng,
-    man: char,
-    allowed: impl Fn(usize) -> bool,
-) {
-    loop {
-        let sq = rng.below(64);
-        let pawn_rank = sq / 8 == 0 || sq / 8 == 7;
-        if board[sq].is_none() && !(man.eq_ignore_ascii_case(&'p') && pawn_rank) && allowed(sq) {
-            board[sq] = Some(man);
-            return;
-        }
-    }
 }
 
 /// A random sparse placement: both kings and a few men drawn from `men`.

@@ -43,6 +43,7 @@
 //! (every move of both sides played) over random positions with castling, en passant and
 //! promotion, on the standard board and on fixed Earthquake boards.
 
+use crate::attacks::piece_attacks;
 use crate::bitboard::Bitboard;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind};
@@ -105,24 +106,6 @@ impl Plan {
     }
 }
 
-/// What a man of `form` on `sq` attacks with `occupied` in the way.
-fn attacks<G: Geometry>(
-    geo: &G,
-    form: Role,
-    color: Color,
-    sq: Square,
-    occupied: Bitboard,
-) -> Bitboard {
-    match form {
-        Role::Pawn => geo.pawn_attacks(color, sq),
-        Role::Knight => geo.knight_attacks(sq),
-        Role::Bishop => geo.bishop_attacks(sq, occupied),
-        Role::Rook => geo.rook_attacks(sq, occupied),
-        Role::Queen => geo.queen_attacks(sq, occupied),
-        Role::King => geo.king_attacks(sq),
-    }
-}
-
 /// The forms a man can have in the mate.
 fn forms(role: Role) -> &'static [Role] {
     const ONE: [[Role; 1]; 6] = [
@@ -181,7 +164,7 @@ impl<G: Geometry> Lister<'_, G> {
             let m = self.men[n.man as usize];
             m.color == self.winner
                 && n.to != f
-                && attacks(self.geo, n.form, m.color, n.to, occupied).contains(f)
+                && piece_attacks(self.geo, n.form, m.color, n.to, occupied).contains(f)
         })
     }
 
@@ -200,6 +183,24 @@ impl<G: Geometry> Lister<'_, G> {
             named,
             len: self.named.len() as u8,
         });
+    }
+
+    /// Names man `man` on `to` as `form`.
+    fn name(&mut self, man: usize, to: Square, form: Role) {
+        self.named.push(Named {
+            man: man as u8,
+            to,
+            form,
+        });
+        self.used |= 1 << man;
+        self.occupied = self.occupied.with(to);
+    }
+
+    /// Takes back the man named last.
+    fn unname(&mut self) {
+        let n = self.named.pop().expect("a man was named");
+        self.used &= !(1 << n.man);
+        self.occupied = self.occupied.without(n.to);
     }
 
     /// Every plan that completes the named men, with `win` and `lose` moves spent.
@@ -236,19 +237,11 @@ impl<G: Geometry> Lister<'_, G> {
                     if d == FAR || lose + d > self.lose_left {
                         continue;
                     }
-                    self.named.push(Named {
-                        man: i as u8,
-                        to: f,
-                        form,
-                    });
-                    self.used |= 1 << i;
-                    self.occupied = self.occupied.with(f);
+                    self.name(i, f, form);
                     self.blockers = self.blockers.with(f);
                     self.flights(win, lose + d);
                     self.blockers = self.blockers.without(f);
-                    self.occupied = self.occupied.without(f);
-                    self.used &= !(1 << i);
-                    self.named.pop();
+                    self.unname();
                 }
             }
         }
@@ -277,17 +270,9 @@ impl<G: Geometry> Lister<'_, G> {
                     }
                     let keep = self.keep_empty;
                     self.keep_empty |= line.without(self.k);
-                    self.named.push(Named {
-                        man: i as u8,
-                        to: y,
-                        form,
-                    });
-                    self.used |= 1 << i;
-                    self.occupied = self.occupied.with(y);
+                    self.name(i, y, form);
                     self.flights(win + d, lose);
-                    self.occupied = self.occupied.without(y);
-                    self.used &= !(1 << i);
-                    self.named.pop();
+                    self.unname();
                     self.keep_empty = keep;
                 }
             }
@@ -304,14 +289,10 @@ impl<G: Geometry> Lister<'_, G> {
             }
             self.k = k;
             self.named.clear();
-            self.named.push(Named {
-                man: king as u8,
-                to: k,
-                form: Role::King,
-            });
-            self.used = 1 << king;
-            self.occupied = Bitboard::from_square(k);
+            self.used = 0;
+            self.occupied = Bitboard::EMPTY;
             self.blockers = Bitboard::EMPTY;
+            self.name(king, k, Role::King);
             // The checker: a king never checks (kings never stand side by side).
             for i in 0..self.men.len() {
                 let m = self.men[i];
@@ -325,17 +306,9 @@ impl<G: Geometry> Lister<'_, G> {
                             continue;
                         }
                         self.keep_empty = self.geo.between(x, k);
-                        self.named.push(Named {
-                            man: i as u8,
-                            to: x,
-                            form,
-                        });
-                        self.used |= 1 << i;
-                        self.occupied = self.occupied.with(x);
+                        self.name(i, x, form);
                         self.flights(d, walk);
-                        self.occupied = self.occupied.without(x);
-                        self.used &= !(1 << i);
-                        self.named.pop();
+                        self.unname();
                         if self.overflow {
                             return;
                         }

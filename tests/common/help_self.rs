@@ -3,14 +3,37 @@
 //! for h#, the solution lines in coordinates sorted and joined with " | "; for s#, the
 //! keys sorted and joined with spaces; "none" for an empty set.
 
+use fairysolve::game::{AnyGame, Outcome};
 use fairysolve::generic::adapter::{BoardState, OneBoard};
 use fairysolve::generic::help::solve_help;
 use fairysolve::generic::search::{solve_for, Goal};
+use fairysolve::moves::Move;
 use fairysolve::problem::{Aim, Problem, Stipulation};
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
-use fairysolve::Color;
+use fairysolve::{Color, Position};
 use std::sync::atomic::AtomicBool;
+
+/// How a move from `pos` ends the game, if it does: the winner, or `None` inside for a
+/// draw (rules.md 1.5, 7.1: mate, a king's fall, stalemate). The references that play
+/// every line read the end of each move from here.
+pub fn ending(game: &AnyGame, pos: &Position, mv: Move) -> (Position, Option<Option<Color>>) {
+    let mover = pos.turn();
+    let played = game.play(pos, mv);
+    let end = match played.outcome {
+        Some(Outcome::Mate) => Some(Some(mover)),
+        Some(Outcome::KingFell) => Some(Some(!mover)),
+        None if game.legal_moves(&played.position).is_empty() => {
+            if game.in_check(&played.position) {
+                Some(Some(mover))
+            } else {
+                Some(None)
+            }
+        }
+        None => None,
+    };
+    (played.position, end)
+}
 
 /// A set as one line: sorted, joined with `sep`, "none" when empty.
 fn set_line(mut items: Vec<String>, sep: &str) -> String {

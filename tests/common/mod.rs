@@ -195,6 +195,25 @@ pub fn key_line(keys: impl IntoIterator<Item = fairysolve::Move>, chess960: bool
     }
 }
 
+/// Sets `man` on a random empty square of `board` (a1 first) that `allowed` accepts, a
+/// pawn never on the first or last rank; after 1,000 draws without one (a crowded
+/// neighbourhood may have no room) the man is left out.
+pub fn put_at_random(
+    board: &mut [Option<char>; 64],
+    rng: &mut Rng,
+    man: char,
+    allowed: impl Fn(usize) -> bool,
+) {
+    for _ in 0..1000 {
+        let sq = rng.below(64);
+        let pawn_rank = sq / 8 == 0 || sq / 8 == 7;
+        if board[sq].is_none() && !(man.eq_ignore_ascii_case(&'p') && pawn_rank) && allowed(sq) {
+            board[sq] = Some(man);
+            return;
+        }
+    }
+}
+
 /// The unit tests' generator (xorshift64), for random positions and games.
 #[path = "../../solver/test_rng.rs"]
 mod test_rng;
