@@ -1,6 +1,7 @@
 //! The `fairysolve` command line (formats.md section 2).
 
 mod cli;
+mod serve;
 
 use std::process::ExitCode;
 

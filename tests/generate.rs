@@ -389,7 +389,7 @@ fn parameters_that_cannot_make_a_run_are_refused() {
     let cases: &[(&[&str], &str)] = &[
         (&["--stip", "#2", "--count", "1", "--theme", "fall"], "generate: --theme fall: falls need a Trapdoor board (--trapdoor T)\n"),
         (&["--stip", "#2", "--count", "1", "--theme", "variant"], "generate: --theme variant: the variant theme needs a variant: a Trapdoor, Taxi or Earthquake flag\n"),
-        (&["--stip", "#2", "--count", "1", "--theme", "loud"], "generate: --theme loud: not a theme (variant, quiet, fall, budget, seam, retro)\n"),
+        (&["--stip", "#2", "--count", "1", "--theme", "loud"], "generate: --theme loud: not a theme (variant, quiet, fall, budget, seam, retro, quiet-key, economy, model-mate, no-duals, variations:N, tries:N)\n"),
         (&["--stip", "#2", "--count", "1", "--men", "9-3"], "generate: --men 9-3: a diagram holds 2 to 32 men, kings included, the least first\n"),
         (&["--stip", "#2", "--count", "1", "--pieces", "QK"], "generate: --pieces QK: 'K' is not one of Q, R, B, N, P\n"),
         (&["--stip", "x#2", "--count", "1"], "generate: --stip x#2: not a stipulation (#N, s#N, h#N, h#N.5)\n"),
@@ -464,7 +464,9 @@ fn html_gallery_shows_each_puzzle() {
         html.contains("<p class=\"solution\">1.Qb3+ Kc1 2.Qe1#</p>"),
         "{html}"
     );
-    assert!(html.contains("themes: none · score 0.40 · tries 4 · variations 2"));
+    assert!(html
+        .contains("themes: none · score 0.29 · tries 4 · variations 3 · superfluous: Bg7 · duals"));
+    assert!(html.contains("themes: economy, model-mate, no-duals · score 0.52"));
     for line in &lines {
         let escaped = line.replace('&', "&amp;").replace('"', "&quot;");
         assert!(html.contains(&escaped), "{line}");

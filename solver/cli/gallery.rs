@@ -80,7 +80,7 @@ pub fn page(title: &str, puzzles: &[Puzzle]) -> String {
         let Some(item) = gather(&[], Some(&line), "").into_iter().next() else {
             continue;
         };
-        let themes: Vec<&str> = p.themes.iter().map(|t| t.name()).collect();
+        let themes: Vec<String> = p.themes.iter().map(|t| t.to_string()).collect();
         out.push_str(&format!(
             "<div class=\"puzzle\" id=\"p{}\">\n<div class=\"stip\">{} <span class=\"qualities\">{}</span></div>\n{}\n",
             escape(&p.id()),
@@ -89,7 +89,7 @@ pub fn page(title: &str, puzzles: &[Puzzle]) -> String {
             diagram(&item)
         ));
         out.push_str(&format!(
-            "<p class=\"qualities\">themes: {} · score {:.2} · tries {} · variations {}</p>\n",
+            "<p class=\"qualities\">themes: {} · score {:.2} · tries {} · variations {}{}</p>\n",
             if themes.is_empty() {
                 "none".to_string()
             } else {
@@ -97,7 +97,8 @@ pub fn page(title: &str, puzzles: &[Puzzle]) -> String {
             },
             p.score,
             p.tries.len(),
-            p.variations
+            p.variations,
+            escape(&qualities_words(&p.qualities))
         ));
         out.push_str(&format!(
             "<details><summary>Solution</summary><p class=\"solution\">{}</p><p class=\"qualities\"><code>{}</code></p></details>\n</div>\n",
@@ -107,4 +108,22 @@ pub fn page(title: &str, puzzles: &[Puzzle]) -> String {
     }
     out.push_str("</div>\n</body>\n</html>\n");
     out
+}
+
+/// The proved qualities that the themes do not already say, in words: threat or
+/// zugzwang, the men found superfluous, duals.
+fn qualities_words(q: &fairysolve::generate::quality::Qualities) -> String {
+    let mut words = Vec::new();
+    match q.threat {
+        Some(true) => words.push("threat".to_string()),
+        Some(false) => words.push("zugzwang".to_string()),
+        None => {}
+    }
+    if let Some(men) = q.superfluous.as_ref().filter(|m| !m.is_empty()) {
+        words.push(format!("superfluous: {}", men.join(" ")));
+    }
+    if !q.no_duals {
+        words.push("duals".to_string());
+    }
+    words.iter().map(|w| format!(" · {w}")).collect()
 }

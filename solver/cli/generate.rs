@@ -169,7 +169,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
     for t in &args.themes {
         for name in t.split([',', ' ']).filter(|s| !s.is_empty()) {
             let theme = Theme::parse(name).ok_or_else(|| {
-                format!("--theme {name}: not a theme (variant, quiet, fall, budget, seam, retro)")
+                format!("--theme {name}: not a theme (variant, quiet, fall, budget, seam, retro, quiet-key, economy, model-mate, no-duals, variations:N, tries:N)")
             })?;
             if !themes.contains(&theme) {
                 themes.push(theme);

@@ -7,7 +7,7 @@ mod bench_help_self;
 mod gallery;
 mod generate;
 mod import;
-mod input;
+pub(crate) mod input;
 mod limits;
 mod line_reader;
 mod man;
@@ -16,7 +16,7 @@ mod proof_game;
 mod referee;
 mod replay;
 mod retro;
-mod show;
+pub(crate) mod show;
 mod solve;
 mod tree;
 mod two_board;
@@ -56,6 +56,9 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Referee a hidden Looking-Glass game: orders in on standard input, one answer each.
     Referee(referee::RefereeArgs),
+    /// Serve the workbench and the Looking-Glass table as web pages on this computer
+    /// (docs/serve.md).
+    Serve(crate::serve::ServeArgs),
     /// Read Popeye input files and write position lines, one per problem and twin
     /// (docs/positions.md, "Popeye import"); what fairysolve does not play is reported with its place.
     Import(import::ImportArgs),
@@ -208,6 +211,7 @@ pub fn run() -> ExitCode {
         Command::Referee(args) => referee::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Import(args) => import::run(args),
+        Command::Serve(args) => crate::serve::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

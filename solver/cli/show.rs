@@ -45,7 +45,7 @@ enum Shown {
 }
 
 /// The scene `show --svg` draws of a line (the gallery of `generate --html` too).
-pub(super) fn scene(item: &Item) -> Result<Scene, String> {
+pub(crate) fn scene(item: &Item) -> Result<Scene, String> {
     match draw(item, true)? {
         Shown::Svg(scene) => Ok(scene),
         Shown::Text(_) => Err("no diagram".into()),

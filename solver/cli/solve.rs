@@ -71,8 +71,37 @@ pub struct SolveArgs {
     /// Help play: stop after N solutions (N >= 1), saying that it stopped.
     #[arg(long = "max-solutions", value_parser = super::limits::solution_count)]
     pub max_solutions: Option<usize>,
+    /// Progress as JSON lines on standard error, `{"progress": {"done", "total",
+    /// "found"}}`, at most five a second (what `serve` shows while it solves).
+    #[arg(long = "progress-json", hide = true)]
+    pub progress_json: bool,
     #[command(flatten)]
     pub variants: VariantFlags,
+}
+
+/// Set by `--progress-json` for the whole run.
+static PROGRESS_JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes a search's progress as a JSON line on standard error when `--progress-json`
+/// asks for it: `done` of `total` first moves, `found` the results so far. Lines come at
+/// most every 200 ms, and always when the last first move is done.
+pub(super) fn progress_json(done: usize, total: usize, found: &str) {
+    use std::sync::atomic::Ordering;
+    use std::sync::Mutex;
+    use std::time::Instant;
+    static LAST: Mutex<Option<Instant>> = Mutex::new(None);
+    if !PROGRESS_JSON.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if done < total && last.is_some_and(|t| t.elapsed() < Duration::from_millis(200)) {
+        return;
+    }
+    *last = Some(Instant::now());
+    eprintln!(
+        "{}",
+        json!({"progress": {"done": done, "total": total, "found": found}})
+    );
 }
 
 /// A stipulation as given on the command line: `#N`, N in 1..=30.
@@ -628,6 +657,7 @@ impl Streamed {
     /// `done` of `total` first moves searched, `found` the results so far; `message`,
     /// where given, names the bar anew.
     pub fn progress(&self, done: usize, total: usize, found: String, message: Option<String>) {
+        progress_json(done, total, &found);
         if let Some(b) = &self.bar {
             if let Some(m) = message {
                 b.set_message(m);
@@ -664,6 +694,7 @@ fn solve_one(
 ) -> Solution {
     let bar = first_moves_bar(item, args, bar);
     let progress = |done: usize, total: usize| {
+        progress_json(done, total, "");
         if let Some(b) = &bar {
             b.set_length(total as u64);
             b.set_position(done as u64);
@@ -712,6 +743,7 @@ pub(crate) struct Report {
 pub fn run(args: SolveArgs) -> bool {
     let mut items = command_input(&args.files, args.fen.as_deref(), &args.variants);
     install_interrupt_handler();
+    PROGRESS_JSON.store(args.progress_json, std::sync::atomic::Ordering::Relaxed);
     let threads = super::threads(args.threads);
     let opts = SolveOptions {
         threads,

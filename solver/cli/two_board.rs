@@ -162,6 +162,7 @@ fn solve_core<G: TurnGame>(
     }
     let bar = super::solve::first_moves_bar(item, args, bar);
     let progress = |done: usize, total: usize| {
+        super::solve::progress_json(done, total, "");
         if let Some(b) = &bar {
             b.set_length(total as u64);
             b.set_position(done as u64);

@@ -18,6 +18,7 @@ mod backward;
 pub mod candidate;
 mod proof_game;
 pub mod prove;
+pub mod quality;
 
 use crate::bitboard::Bitboard;
 use crate::epd::{parse_line, Line};
@@ -30,11 +31,13 @@ use crate::retro::{self, RetroOptions, RetroPosition};
 use crate::search::tt::Table;
 use crate::types::{Color, Role};
 use prove::{prove, Proof};
+use quality::Qualities;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
-/// What a puzzle may be asked to show, each proved by search (formats.md 3).
+/// What a puzzle may be asked to show, each proved by search (formats.md 3; the
+/// composer's qualities are defined in `quality`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Theme {
     /// The FIDE solutions of the same diagram differ (or FIDE cannot play it): the
@@ -52,18 +55,38 @@ pub enum Theme {
     /// The key is unique only because retro-analysis proves a man ticking: solved as
     /// written (every man safe) the solutions differ.
     Retro,
+    /// The key gives no check, captures nothing and takes no flight.
+    QuietKey,
+    /// No man is superfluous.
+    Economy,
+    /// The main line ends in a model mate (pure and economical).
+    ModelMate,
+    /// No defence has two answers.
+    NoDuals,
+    /// At least N different answers to the defences after the key (`variations:N`).
+    Variations(u8),
+    /// At least N tries (`tries:N`).
+    Tries(u8),
 }
 
 impl Theme {
-    pub const ALL: [Theme; 6] = [
+    /// Every theme, those with a number at 1.
+    pub const ALL: [Theme; 12] = [
         Theme::Variant,
         Theme::Quiet,
         Theme::Fall,
         Theme::Budget,
         Theme::Seam,
         Theme::Retro,
+        Theme::QuietKey,
+        Theme::Economy,
+        Theme::ModelMate,
+        Theme::NoDuals,
+        Theme::Variations(1),
+        Theme::Tries(1),
     ];
 
+    /// The theme's name without its number.
     pub fn name(self) -> &'static str {
         match self {
             Theme::Variant => "variant",
@@ -72,12 +95,70 @@ impl Theme {
             Theme::Budget => "budget",
             Theme::Seam => "seam",
             Theme::Retro => "retro",
+            Theme::QuietKey => "quiet-key",
+            Theme::Economy => "economy",
+            Theme::ModelMate => "model-mate",
+            Theme::NoDuals => "no-duals",
+            Theme::Variations(_) => "variations",
+            Theme::Tries(_) => "tries",
         }
     }
 
+    /// `variations:3`, `tries:2` (a number from 1 to 99), or a name alone.
     pub fn parse(s: &str) -> Option<Theme> {
-        Theme::ALL.into_iter().find(|t| t.name() == s)
+        if let Some((name, n)) = s.split_once(':') {
+            let n: u8 = n.parse().ok().filter(|n| (1..=99).contains(n))?;
+            return match name {
+                "variations" => Some(Theme::Variations(n)),
+                "tries" => Some(Theme::Tries(n)),
+                _ => None,
+            };
+        }
+        Theme::ALL
+            .into_iter()
+            .find(|t| t.name() == s && !matches!(t, Theme::Variations(_) | Theme::Tries(_)))
     }
+
+    /// Whether a puzzle with these qualities shows the composer's theme (`None` for the
+    /// themes of the variants, which `examine` proves apart).
+    fn shown_by(self, q: &Qualities) -> Option<bool> {
+        Some(match self {
+            Theme::QuietKey => q.quiet_key == Some(true),
+            Theme::Economy => q.economy() == Some(true),
+            Theme::ModelMate => q.model_mate == Some(true),
+            Theme::NoDuals => q.no_duals,
+            Theme::Variations(n) => q.variations >= n as usize,
+            Theme::Tries(n) => q.tries >= n as usize,
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for Theme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Theme::Variations(n) | Theme::Tries(n) => write!(f, "{}:{n}", self.name()),
+            _ => f.write_str(self.name()),
+        }
+    }
+}
+
+/// The composer's themes a puzzle with `q` shows: each one asked for that holds, and
+/// those without a number whether asked or not.
+fn composer_themes(q: &Qualities, asked: &[Theme]) -> Vec<Theme> {
+    let mut out: Vec<Theme> = [
+        Theme::QuietKey,
+        Theme::Economy,
+        Theme::ModelMate,
+        Theme::NoDuals,
+    ]
+    .into_iter()
+    .chain(asked.iter().copied())
+    .filter(|t| t.shown_by(q) == Some(true))
+    .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The boards a run draws its candidates on.
@@ -221,6 +302,25 @@ impl Spec {
                 return Err(SpecError::Theme(theme.name(), why));
             }
         }
+        for &theme in &self.themes {
+            let help = self.stip.aim == Aim::Help;
+            let why = match theme {
+                Theme::QuietKey | Theme::Variations(_) | Theme::Tries(_) if help => {
+                    "a help-mate has no key, tries or variations to judge"
+                }
+                Theme::Economy | Theme::ModelMate if self.board != Board::Single => {
+                    "decided on the single-board games only"
+                }
+                Theme::QuietKey if self.board != Board::Single => {
+                    "decided on the single-board games only (the quiet theme judges a two-board key)"
+                }
+                Theme::ModelMate if self.has_op("taxi") => {
+                    "not decided under Taxi, where a guard counts only when affordable"
+                }
+                _ => continue,
+            };
+            return Err(SpecError::Theme(theme.name(), why));
+        }
         if self.wants(Theme::Retro)
             && (self.has_op("taxi") || self.has_op("earthquake") || self.stip.aim != Aim::Direct)
         {
@@ -293,9 +393,12 @@ pub struct Puzzle {
     pub themes: Vec<Theme>,
     pub score: f64,
     pub tries: Vec<String>,
+    /// Different answers to the defences after the key.
     pub variations: usize,
     /// What retro-analysis proved, when the puzzle rests on it (`retro`).
     pub retro: Option<String>,
+    /// The composer's qualities, each proved (`quality`).
+    pub qualities: Qualities,
 }
 
 impl Puzzle {
@@ -324,12 +427,13 @@ impl Puzzle {
             "epd": self.line(),
             "stip": self.stip.to_string(),
             "key": self.key,
-            "themes": self.themes.iter().map(|t| t.name()).collect::<Vec<_>>(),
+            "themes": self.themes.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
             "score": self.score,
             "seed": self.seed,
             "index": self.index,
             "tries": self.tries,
             "variations": self.variations,
+            "qualities": self.qualities.json(),
         })
     }
 }
@@ -366,9 +470,9 @@ pub fn examine(
     if stop.load(Ordering::Relaxed) {
         return Err(Stopped);
     }
-    Ok(found.map(|(proof, themes, retro)| {
+    Ok(found.map(|(proof, themes, retro, qualities)| {
         let men = men_of(&diagram);
-        let score = score(men, &proof, &themes);
+        let score = score(men, &qualities, &themes);
         Puzzle {
             seed: spec.seed,
             index,
@@ -379,8 +483,9 @@ pub fn examine(
             themes,
             score,
             tries: proof.tries.clone(),
-            variations: proof.variations,
+            variations: qualities.variations,
             retro,
+            qualities,
         }
     }))
 }
@@ -398,15 +503,23 @@ fn men_of(line: &str) -> u32 {
         .count() as u32
 }
 
-/// A quality score in 0..1 for ordering a set: economy of men, a quiet key, the number
-/// of variations and tries, and dependence on the variant.
-fn score(men: u32, proof: &Proof, themes: &[Theme]) -> f64 {
-    let economy = 1.0 - (men.saturating_sub(3) as f64 / 13.0).min(1.0);
-    let quiet = themes.contains(&Theme::Quiet) as u8 as f64;
-    let variations = (proof.variations.min(6) as f64) / 6.0;
-    let tries = (proof.tries.len().min(4) as f64) / 4.0;
-    let variant = themes.contains(&Theme::Variant) as u8 as f64;
-    let s = 0.3 * economy + 0.2 * quiet + 0.2 * variations + 0.1 * tries + 0.2 * variant;
+/// A quality score in 0..1 for ordering a set (docs/positions.md, "generate"): no
+/// superfluous man 0.2, a quiet key 0.15, variations 0.15 (four or more count whole),
+/// few men 0.1 (3 men whole, 16 none), a model mate 0.1, tries 0.1 (three or more
+/// whole), no duals 0.1, the variant needed 0.1.
+fn score(men: u32, q: &Qualities, themes: &[Theme]) -> f64 {
+    let yes = |b: bool| b as u8 as f64;
+    let few_men = 1.0 - (men.saturating_sub(3) as f64 / 13.0).min(1.0);
+    let variations = (q.variations.min(4) as f64) / 4.0;
+    let tries = (q.tries.min(3) as f64) / 3.0;
+    let s = 0.2 * yes(q.economy() == Some(true))
+        + 0.15 * yes(q.quiet_key == Some(true))
+        + 0.15 * variations
+        + 0.1 * few_men
+        + 0.1 * yes(q.model_mate == Some(true))
+        + 0.1 * tries
+        + 0.1 * yes(q.no_duals)
+        + 0.1 * yes(themes.contains(&Theme::Variant));
     (s * 100.0).round() / 100.0
 }
 
@@ -465,7 +578,7 @@ fn with_taxi_cash(ops: &str, cash: u32) -> String {
         .join(" ")
 }
 
-type Found = Option<(Proof, Vec<Theme>, Option<String>)>;
+type Found = Option<(Proof, Vec<Theme>, Option<String>, Qualities)>;
 
 fn examine_single(
     spec: &Spec,
@@ -557,11 +670,26 @@ fn examine_single(
             themes.push(Theme::Retro);
         }
     }
+    if !variant_themes_hold(spec, &themes) {
+        return Ok(None);
+    }
+    // The composer's qualities last: economy costs a proof per man.
+    let qualities = quality::of_single(&problem, &position, stip, &proof, table, stop)?;
+    themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        Ok(Some((proof, themes, retro_note)))
+        Ok(Some((proof, themes, retro_note, qualities)))
     } else {
         Ok(None)
     }
+}
+
+/// Every theme of the variants asked for is among `themes` (the composer's qualities
+/// are decided after).
+fn variant_themes_hold(spec: &Spec, themes: &[Theme]) -> bool {
+    spec.themes
+        .iter()
+        .filter(|t| t.shown_by(&Qualities::default()).is_none())
+        .all(|t| themes.contains(t))
 }
 
 /// The key captures or checks: neither, it is quiet (read from its notation: `x`, `+`,
@@ -649,8 +777,10 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     if is_quiet(&proof) {
         themes.push(Theme::Quiet);
     }
+    let qualities = quality::of_two_board(stip, &proof, game.mover(state));
+    themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        Ok(Some((proof, themes, None)))
+        Ok(Some((proof, themes, None, qualities)))
     } else {
         Ok(None)
     }

@@ -112,6 +112,7 @@ fn examine_on<T: Terrain>(
         tries: Vec::new(),
         variations: 0,
         retro: None,
+        qualities: super::Qualities::default(),
     })
 }
 

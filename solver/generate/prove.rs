@@ -27,8 +27,8 @@ pub struct Proof {
     pub main: Vec<(String, String)>,
     /// Tries (`#N`, `s#N`): first moves refuted by one defence only.
     pub tries: Vec<String>,
-    /// Defences after the key with a continuation of their own.
-    pub variations: usize,
+    /// The solution tree of the first key (`#N`, `s#N`, when the detail was asked for).
+    pub tree: Option<Line>,
 }
 
 impl Proof {
@@ -72,15 +72,7 @@ pub fn prove<G: TurnGame>(
     match stip.aim {
         // A proof game is proved from the array, not from a diagram's moves
         // (`generate::proof_games`): nothing is proved here.
-        Aim::ProofGame | Aim::ShortestProofGame => Proof {
-            complete: false,
-            solutions: Vec::new(),
-            shortest: None,
-            short: 0,
-            main: Vec::new(),
-            tries: Vec::new(),
-            variations: 0,
-        },
+        Aim::ProofGame | Aim::ShortestProofGame => Proof::default(),
         Aim::Help => {
             let turns = 2 * stip.moves + stip.half as u32;
             let short: Vec<u32> = (1..turns).filter(|t| t % 2 == turns % 2).collect();
@@ -115,7 +107,7 @@ pub fn prove<G: TurnGame>(
                 short: sol.short.len(),
                 main: sol.solutions.first().cloned().unwrap_or_default(),
                 tries: Vec::new(),
-                variations: 0,
+                tree: None,
             }
         }
         Aim::Direct | Aim::Selfmate => {
@@ -143,11 +135,9 @@ pub fn prove<G: TurnGame>(
                 solutions: sol.keys.iter().map(|k| k.0.clone()).collect(),
                 shortest: sol.shortest(),
                 short: 0,
-                variations: sol.trees.first().map_or(0, |t| {
-                    t.children.iter().filter(|d| !d.children.is_empty()).count()
-                }),
                 main,
                 tries: sol.tries.iter().map(|t| t.coord.clone()).collect(),
+                tree: sol.trees.first().cloned(),
             }
         }
     }

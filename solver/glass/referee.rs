@@ -756,6 +756,20 @@ impl Referee {
         self.over
     }
 
+    /// Under `forfeit`, after an impossible order: the colour that must pick, and the
+    /// moves it may pick from (as `pick` names them).
+    pub fn pick_offer(&self) -> Option<(Color, Vec<String>)> {
+        self.pending.as_ref().map(|p| {
+            (
+                !p.color,
+                p.choices
+                    .iter()
+                    .map(|&m| super::notation::coord(m))
+                    .collect(),
+            )
+        })
+    }
+
     fn game(&self) -> Glass {
         Glass {
             attacker: Color::White,

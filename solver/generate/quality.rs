@@ -1,0 +1,301 @@
+//! What a composer asks of a problem beyond soundness, each proved on the puzzle by the
+//! solver (never guessed from its looks):
+//!
+//! - **quiet key**: the key gives no check, captures nothing and takes no flight (every
+//!   square the defender's king could step to with the defender to move in the diagram
+//!   it can still step to after the key);
+//! - **threat or zugzwang**: what the key threatens, or that it threatens nothing;
+//! - **variations**: the different attacker moves that answer the defences after the key
+//!   (different mates in a `#2`);
+//! - **no duals**: no defence anywhere in the solution tree has two answers;
+//! - **tries**: first moves refuted by one defence only;
+//! - **economy**: no man is superfluous: without it (and its timer) the diagram is
+//!   illegal, or the stipulation is no longer sound, or its solution changes;
+//! - **model mate**: the mate of the main line is pure (each square of the mated king's
+//!   field is either blocked by one of its own men and not attacked, or attacked exactly
+//!   once) and economical (each man of the mating side but the king and pawns takes part:
+//!   without it, the position is no longer mate).
+
+use super::prove::{prove, Proof};
+use super::Stopped;
+use crate::attacks::piece_attacks;
+use crate::bitboard::Bitboard;
+use crate::game::AnyGame;
+use crate::generic::adapter::{BoardState, OneBoard};
+use crate::generic::search::Line;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::problem::{Aim, Problem, Stipulation};
+use crate::retro::{self, RetroOptions, RetroPosition};
+use crate::search::tt::Table;
+use crate::types::{Color, Role, Square};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The qualities of a proved puzzle. `None`: not decided for this game or stipulation
+/// (said in each field).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Qualities {
+    /// `#N`, `s#N` on one board; `None` for help-mates (no key) and two-board games.
+    pub quiet_key: Option<bool>,
+    /// `Some(true)`: the key threatens; `Some(false)`: zugzwang; `None`: no threat is
+    /// sought (help-mates, a key that checks, a one-mover).
+    pub threat: Option<bool>,
+    /// Different attacker moves answering the defences after the key.
+    pub variations: usize,
+    /// No defence has two answers (always so for a help-mate with one solution).
+    pub no_duals: bool,
+    pub tries: usize,
+    /// The men without which the problem stays sound with the same solution (`Qd1`,
+    /// `pe5`); `None` when not decided (two-board games).
+    pub superfluous: Option<Vec<String>>,
+    /// `None` when the main line does not end in mate, under Taxi (where a guard counts
+    /// only if affordable) and on the two-board games.
+    pub model_mate: Option<bool>,
+}
+
+impl Qualities {
+    pub fn economy(&self) -> Option<bool> {
+        self.superfluous.as_ref().map(Vec::is_empty)
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "quiet_key": self.quiet_key,
+            "threat": self.threat.map(|t| if t { "threat" } else { "zugzwang" }),
+            "variations": self.variations,
+            "no_duals": self.no_duals,
+            "tries": self.tries,
+            "economy": self.economy(),
+            "superfluous": self.superfluous,
+            "model_mate": self.model_mate,
+        })
+    }
+}
+
+/// The squares the king of the side to move can step to (castling left out).
+fn flights(game: &AnyGame, pos: &Position) -> Bitboard {
+    let Some(king) = pos.board().king(pos.turn()) else {
+        return Bitboard::EMPTY;
+    };
+    game.legal_moves(pos)
+        .iter()
+        .filter(|m| m.from == king && m.role == Role::King && m.kind != MoveKind::Castle)
+        .fold(Bitboard::EMPTY, |b, m| b.with(m.to))
+}
+
+/// The key is quiet: no check, no capture, no flight taken.
+pub fn key_is_quiet(game: &AnyGame, pos: &Position, key: Move) -> bool {
+    let capture = match key.kind {
+        MoveKind::EnPassant => true,
+        // Castling is written king takes own rook; an aftershock moves no man.
+        MoveKind::Castle | MoveKind::Aftershock(_) => false,
+        _ => pos.board().color_at(key.to) == Some(!pos.turn()),
+    };
+    if capture {
+        return false;
+    }
+    let after = game.play(pos, key).position;
+    if game.in_check(&after) {
+        return false;
+    }
+    let mut passed = *pos;
+    passed.pass();
+    let before = flights(game, &passed);
+    let now = flights(game, &after);
+    (before & !now).is_empty()
+}
+
+/// Whether the position (the mated side to move) is a model mate; `None` when it is not
+/// mate at all.
+pub fn model_mate(game: &AnyGame, pos: &Position) -> Option<bool> {
+    if game.rules().taxi.is_some() || !game.is_checkmated(pos) {
+        return None;
+    }
+    let mated = pos.turn();
+    let king = pos.board().king(mated)?;
+    let board = pos.board();
+    let occupied = board.occupied().without(king);
+    let pure = crate::with_game!(game, g => {
+        let geo = g.geo(pos);
+        let field = crate::geometry::Geometry::king_attacks(geo, king);
+        field.into_iter().all(|sq: Square| {
+            let guards = board
+                .by_color(!mated)
+                .into_iter()
+                .filter(|&from| {
+                    let p = board.piece_at(from).expect("a man");
+                    piece_attacks(geo, p.role, p.color, from, occupied).contains(sq)
+                })
+                .count();
+            if board.color_at(sq) == Some(mated) {
+                guards == 0
+            } else {
+                guards == 1
+            }
+        })
+    });
+    let economical = board.by_color(!mated).into_iter().all(|sq| {
+        if matches!(board.role_at(sq), Some(Role::King | Role::Pawn)) {
+            return true;
+        }
+        let mut without = *pos;
+        without.remove_piece(sq);
+        without.set_timer(sq, None);
+        !game.is_checkmated(&without)
+    });
+    Some(pure && economical)
+}
+
+/// Replays coordinate moves from `start`: the position reached, or `None` if a move is
+/// not legal there.
+fn replay(game: &AnyGame, start: &Position, coords: &[String]) -> Option<Position> {
+    let mut pos = *start;
+    for coord in coords {
+        let c960 = pos.is_chess960();
+        let mv = game
+            .legal_moves(&pos)
+            .iter()
+            .copied()
+            .find(|m| m.coord(c960).to_string() == *coord)?;
+        pos = game.play(&pos, mv).position;
+    }
+    Some(pos)
+}
+
+/// Different attacker moves answering the defences after the key.
+fn variations(key: &Line) -> usize {
+    let mut answers: Vec<&str> = key
+        .children
+        .iter()
+        .flat_map(|d| d.children.iter().map(|c| c.coord.as_str()))
+        .collect();
+    answers.sort_unstable();
+    answers.dedup();
+    answers.len()
+}
+
+/// No defence in the tree below `line` has two answers, and nothing was left out.
+fn dual_free(line: &Line, attacker: Color) -> bool {
+    !line.truncated
+        && (line.mover == attacker || line.children.len() <= 1)
+        && line.children.iter().all(|c| dual_free(c, attacker))
+}
+
+/// A man in the notation of `superfluous`: letter (upper case White) and square.
+fn man_name(pos: &Position, sq: Square) -> String {
+    let p = pos.board().piece_at(sq).expect("a man");
+    format!("{}{sq}", p.char())
+}
+
+/// The men of `problem` (on the position `pos`, its timers as proved) whose removal
+/// keeps the diagram legal and the stipulation sound with the same solutions.
+fn superfluous(
+    problem: &Problem,
+    pos: &Position,
+    stip: Stipulation,
+    proof: &Proof,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Vec<String>, Stopped> {
+    let game = &problem.game;
+    let mut out = Vec::new();
+    for sq in pos.board().occupied() {
+        if pos.board().role_at(sq) == Some(Role::King) || pos.castling().contains(sq) {
+            // A castling rook's right cannot stand without it: the diagram would say
+            // something else.
+            continue;
+        }
+        let mut without = *pos;
+        without.remove_piece(sq);
+        without.set_timer(sq, None);
+        // The side not to move in check: no legal diagram.
+        let mut other_to_move = without;
+        other_to_move.pass();
+        if game.in_check(&other_to_move) {
+            continue;
+        }
+        let other = crate::with_game!(game, g => {
+            let one = OneBoard { game: g, attacker: without.turn() };
+            prove(&one, &BoardState::new(without), stip, table, stop, false)
+        });
+        if stop.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        if !other.unique(stip) || other.solutions != proof.solutions {
+            continue;
+        }
+        // Legal by retro-analysis too, where the retro module plays the game.
+        let mut shown = problem.clone();
+        shown.position = without;
+        let opts = RetroOptions::for_problem(&shown, retro::DEFAULT_DEPTH, super::RETRO_NODES);
+        let report = retro::analyse(&RetroPosition::of(&without), &opts);
+        if report.legal() {
+            out.push(man_name(pos, sq));
+        }
+    }
+    Ok(out)
+}
+
+/// The qualities of a proved single-board puzzle: `problem` as read, `pos` its position
+/// with the timers retro-analysis proved, `proof` its proof with the tree.
+pub fn of_single(
+    problem: &Problem,
+    pos: &Position,
+    stip: Stipulation,
+    proof: &Proof,
+    table: &Table,
+    stop: &AtomicBool,
+) -> Result<Qualities, Stopped> {
+    let game = &problem.game;
+    let help = stip.aim == Aim::Help;
+    let key = proof.main.first().and_then(|(coord, _)| {
+        let c960 = pos.is_chess960();
+        game.legal_moves(pos)
+            .iter()
+            .copied()
+            .find(|m| m.coord(c960).to_string() == *coord)
+    });
+    let mated_at = replay(
+        game,
+        pos,
+        &proof
+            .main
+            .iter()
+            .map(|(c, _)| c.clone())
+            .collect::<Vec<_>>(),
+    );
+    Ok(Qualities {
+        quiet_key: (!help).then(|| key.is_some_and(|k| key_is_quiet(game, pos, k))),
+        threat: proof
+            .tree
+            .as_ref()
+            .and_then(|t| t.threat.as_ref().map(|v| !v.is_empty())),
+        variations: proof.tree.as_ref().map_or(0, variations),
+        no_duals: help
+            || proof
+                .tree
+                .as_ref()
+                .is_some_and(|t| dual_free(t, pos.turn())),
+        tries: proof.tries.len(),
+        superfluous: Some(superfluous(problem, pos, stip, proof, table, stop)?),
+        model_mate: mated_at.and_then(|p| model_mate(game, &p)),
+    })
+}
+
+/// The qualities of a two-board puzzle that its proof alone decides (the rest `None`).
+pub fn of_two_board(stip: Stipulation, proof: &Proof, attacker: Color) -> Qualities {
+    let help = stip.aim == Aim::Help;
+    Qualities {
+        quiet_key: None,
+        threat: proof
+            .tree
+            .as_ref()
+            .and_then(|t| t.threat.as_ref().map(|v| !v.is_empty())),
+        variations: proof.tree.as_ref().map_or(0, variations),
+        no_duals: help || proof.tree.as_ref().is_some_and(|t| dual_free(t, attacker)),
+        tries: proof.tries.len(),
+        superfluous: None,
+        model_mate: None,
+    }
+}

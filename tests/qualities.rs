@@ -1,0 +1,351 @@
+//! The composer's qualities `generate` reports (issue 41; docs/positions.md,
+//! "generate"), each checked against its definition by other means on random generated
+//! puzzles: the key and the mates replayed by shakmaty (an independent move generator),
+//! a man called superfluous removed and the problem solved again by `solve` (the fast
+//! search, not the generator's proof), a man not called superfluous shown needed.
+
+mod common;
+
+use common::{json, run};
+use serde_json::Value;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{attacks, Bitboard, CastlingMode, Chess, Color, FromSetup, Position, Role, Square};
+
+/// The puzzles of a generator run, as JSON objects.
+fn puzzles(stip: &str, count: u32, seed: u32, extra: &[&str]) -> Vec<Value> {
+    let count = count.to_string();
+    let seed = seed.to_string();
+    let mut args = vec![
+        "generate",
+        "--stip",
+        stip,
+        "--count",
+        &count,
+        "--seed",
+        &seed,
+        "--json",
+        "--threads",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    let text = common::text(&out.stdout);
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The diagram of a puzzle line (its FEN fields) as shakmaty reads it.
+fn diagram(line: &str) -> Chess {
+    let fen: String = line.split(' ').take(4).collect::<Vec<_>>().join(" ");
+    let setup: Fen = fen.parse().unwrap();
+    setup.into_position(CastlingMode::Chess960).unwrap()
+}
+
+fn play(pos: &Chess, uci: &str) -> Chess {
+    let m = uci.parse::<UciMove>().unwrap().to_move(pos).unwrap();
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    next
+}
+
+/// The squares `side`'s king can step to, by its definition: a neighbouring square not
+/// held by its own men and attacked by no enemy man (the king itself taken off the board,
+/// so that a rider's line goes on behind it). Read off the board alone, so it holds
+/// also when the side is not to move.
+fn king_steps(pos: &Chess, side: Color) -> Bitboard {
+    let board = pos.board();
+    let king = board.king_of(side).unwrap();
+    let occupied = board.occupied() ^ Bitboard::from_square(king);
+    attacks::king_attacks(king)
+        .into_iter()
+        .filter(|&sq| {
+            !board.by_color(side).contains(sq)
+                && !board.by_color(!side).into_iter().any(|from| {
+                    let piece = board.piece_at(from).unwrap();
+                    attacks::attacks(from, piece, occupied).contains(sq)
+                })
+        })
+        .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from_square(sq))
+}
+
+/// A key is quiet exactly when, played by shakmaty, it gives no check, captures
+/// nothing and leaves the defender's king every square it could step to before.
+#[test]
+fn a_quiet_key_is_no_check_no_capture_no_flight_taken() {
+    let mut seen = [0; 2];
+    // Random puzzles, and puzzles asked to have a quiet key (few keys are).
+    let runs = (1..=3)
+        .map(|seed| puzzles("#2", 25, seed, &[]))
+        .chain([puzzles("#2", 8, 9, &["--theme", "quiet-key"])]);
+    for run in runs {
+        for p in run {
+            let line = p["epd"].as_str().unwrap();
+            let pos = diagram(line);
+            let key = p["key"].as_str().unwrap();
+            let after = play(&pos, key);
+            let captured = pos.board().occupied().count() != after.board().occupied().count();
+            let check = after.is_check();
+            let defender = !pos.turn();
+            let kept = (king_steps(&pos, defender) & !king_steps(&after, defender)).is_empty();
+            let quiet = !captured && !check && kept;
+            assert_eq!(
+                p["qualities"]["quiet_key"].as_bool(),
+                Some(quiet),
+                "{line}: key {key}"
+            );
+            let named = p["themes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t == "quiet-key");
+            assert_eq!(named, quiet, "{line}");
+            seen[quiet as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 5 && seen[1] > 5, "quiet and not: {seen:?}");
+}
+
+/// The line of a puzzle without the man on `square`, its stipulation kept.
+fn without(line: &str, square: &str, stip: &str) -> String {
+    let gone: Square = square.parse().unwrap();
+    let pos = diagram(line);
+    let mut men = [None; 64];
+    for sq in pos.board().occupied() {
+        if sq != gone {
+            men[usize::from(sq)] = pos.board().piece_at(sq).map(|p| p.char());
+        }
+    }
+    let fields: Vec<&str> = line.split(' ').collect();
+    format!(
+        "{} {} {} {} stip \"{stip}\";",
+        common::placement_fen(&men),
+        fields[1],
+        fields[2],
+        fields[3]
+    )
+}
+
+/// What `solve` proves of a line: its keys (or help-mate lines) and shortest win, or
+/// `None` when it refuses the line.
+fn solved(line: &str) -> Option<(Value, Value)> {
+    let out = run(&["solve", "--json", "--threads", "1", "--fen", line]);
+    let v = json(&out);
+    if v["status"] == "error" {
+        return None;
+    }
+    assert_eq!(v["complete"], true, "{line}");
+    let solutions = if v["solutions"].is_array() {
+        v["solutions"].clone()
+    } else {
+        v["keys"].clone()
+    };
+    Some((solutions, v["shortest"].clone()))
+}
+
+/// A man called superfluous, removed, leaves the problem sound with the same solution
+/// (`solve` says so); every other man but the kings, removed, leaves it unreadable,
+/// unsound, shorter or with another solution, unless retro-analysis refuses the diagram.
+#[test]
+fn superfluous_men_are_superfluous_and_the_others_are_needed() {
+    let mut checked = [0; 2];
+    for (stip, seeds) in [("#2", 1..=2), ("h#2", 1..=2)] {
+        for seed in seeds {
+            for p in puzzles(stip, 12, seed, &[]) {
+                let line = p["epd"].as_str().unwrap();
+                let own = solved(&format!(
+                    "{} stip \"{stip}\";",
+                    line.split(' ').take(4).collect::<Vec<_>>().join(" ")
+                ))
+                .unwrap();
+                let superfluous: Vec<String> = p["qualities"]["superfluous"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap()[1..].to_string())
+                    .collect();
+                assert_eq!(
+                    p["qualities"]["economy"].as_bool(),
+                    Some(superfluous.is_empty())
+                );
+                let pos = diagram(line);
+                for sq in pos.board().occupied() {
+                    if pos.board().role_at(sq) == Some(Role::King) {
+                        continue;
+                    }
+                    let name = sq.to_string();
+                    let other = solved(&without(line, &name, stip));
+                    if superfluous.contains(&name) {
+                        assert_eq!(other.as_ref(), Some(&own), "{line}: without {name}");
+                        checked[0] += 1;
+                    } else if other.as_ref() == Some(&own) {
+                        // Sound and the same without it: only retro-analysis may
+                        // still refuse that diagram.
+                        let out = run(&["retro", "--fen", &without(line, &name, stip)]);
+                        let text = common::text(&out.stdout);
+                        assert!(
+                            text.contains("illegal"),
+                            "{line}: {name} is superfluous\n{text}"
+                        );
+                    } else {
+                        checked[1] += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        checked[0] > 3 && checked[1] > 50,
+        "superfluous, needed: {checked:?}"
+    );
+}
+
+/// The mated king's field (its square and the squares around it) with the number of
+/// the mating side's men attacking each square through the mated king, by shakmaty.
+fn field_guards(pos: &Chess) -> Vec<(Square, usize, bool)> {
+    let mated = pos.turn();
+    let king = pos.board().king_of(mated).unwrap();
+    let occupied = pos.board().occupied() ^ Bitboard::from_square(king);
+    attacks::king_attacks(king)
+        .into_iter()
+        .map(|sq| {
+            let guards = pos
+                .board()
+                .by_color(!mated)
+                .into_iter()
+                .filter(|&from| {
+                    let piece = pos.board().piece_at(from).unwrap();
+                    attacks::attacks(from, piece, occupied).contains(sq)
+                })
+                .count();
+            let blocked = pos.board().by_color(mated).contains(sq);
+            (sq, guards, blocked)
+        })
+        .collect()
+}
+
+/// A model mate, replayed by shakmaty: each square of the king's field is blocked by
+/// its own man and not attacked, or attacked exactly once; and each man of the mating
+/// side but the king and pawns, taken off, leaves no mate.
+#[test]
+fn a_model_mate_covers_each_square_of_the_field_once_with_every_man() {
+    let mut seen = [0; 2];
+    for seed in 1..=4 {
+        for p in puzzles("h#2", 20, seed, &[])
+            .into_iter()
+            .chain(puzzles("#2", 10, seed, &[]))
+        {
+            let line = p["epd"].as_str().unwrap();
+            let mut pos = diagram(line);
+            let pv: Vec<String> = line
+                .split("pv ")
+                .nth(1)
+                .unwrap()
+                .trim_end_matches(';')
+                .split(' ')
+                .map(String::from)
+                .collect();
+            for m in &pv {
+                pos = play(&pos, m);
+            }
+            let claimed = p["qualities"]["model_mate"].as_bool();
+            if !pos.is_checkmate() {
+                assert_eq!(claimed, None, "{line}: the main line ends in no mate");
+                continue;
+            }
+            let pure =
+                field_guards(&pos)
+                    .iter()
+                    .all(|&(_, guards, blocked)| if blocked { guards == 0 } else { guards == 1 });
+            let mating: Color = !pos.turn();
+            let economical = pos.board().by_color(mating).into_iter().all(|sq| {
+                let role = pos.board().role_at(sq).unwrap();
+                if matches!(role, Role::King | Role::Pawn) {
+                    return true;
+                }
+                let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+                setup.board.discard_piece_at(sq);
+                let Ok(less) = Chess::from_setup(setup, CastlingMode::Chess960) else {
+                    return true;
+                };
+                !less.is_checkmate()
+            });
+            let model = pure && economical;
+            assert_eq!(claimed, Some(model), "{line}");
+            let named = p["themes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t == "model-mate");
+            assert_eq!(named, model, "{line}");
+            seen[model as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 5 && seen[1] > 5, "model and not: {seen:?}");
+}
+
+/// The themes asked for hold on every puzzle of the run: `variations:2` and `tries:1`
+/// by the counts in the JSON, `no-duals` by the solution tree `solve` prints (no
+/// defence with two mates).
+#[test]
+fn asked_themes_hold_on_every_puzzle() {
+    let set = puzzles(
+        "#2",
+        6,
+        5,
+        &[
+            "--theme",
+            "variations:2",
+            "--theme",
+            "tries:1",
+            "--theme",
+            "no-duals",
+            "--theme",
+            "quiet-key",
+        ],
+    );
+    assert_eq!(set.len(), 6);
+    for p in &set {
+        let q = &p["qualities"];
+        assert!(q["variations"].as_u64().unwrap() >= 2, "{p}");
+        assert!(q["tries"].as_u64().unwrap() >= 1, "{p}");
+        assert_eq!(q["no_duals"], true);
+        assert_eq!(q["quiet_key"], true);
+        let themes: Vec<&str> = p["themes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        for t in ["variations:2", "tries:1", "no-duals", "quiet-key"] {
+            assert!(themes.contains(&t), "{t} missing: {p}");
+        }
+        let line = p["epd"].as_str().unwrap();
+        let out = run(&["solve", "--json", "--fen", line]);
+        let tree = &json(&out)["tree"][p["key"].as_str().unwrap()];
+        for defence in tree["next"].as_array().unwrap() {
+            assert!(
+                defence["next"].as_array().unwrap().len() <= 1,
+                "{line}: a dual after {}",
+                defence["move"]
+            );
+        }
+        assert!(tree["threat"].is_array(), "{line}: no threat sought");
+    }
+    // Refused where the quality means nothing.
+    let out = run(&[
+        "generate",
+        "--stip",
+        "h#2",
+        "--count",
+        "1",
+        "--theme",
+        "quiet-key",
+    ]);
+    assert_eq!(
+        common::text(&out.stderr).trim(),
+        "generate: --theme quiet-key: a help-mate has no key, tries or variations to judge"
+    );
+}
