@@ -151,9 +151,17 @@ fn solved(line: &str) -> Option<(Value, Value)> {
 #[test]
 fn superfluous_men_are_superfluous_and_the_others_are_needed() {
     let mut checked = [0; 2];
+    let mut economical = 0;
     for (stip, seeds) in [("#2", 1..=2), ("h#2", 1..=2)] {
         for seed in seeds {
-            for p in puzzles(stip, 12, seed, &[]) {
+            // A run asking for economy takes superfluous men off its candidates: each
+            // man of what it hands out must be needed.
+            let asked = puzzles(stip, 4, seed + 10, &["--theme", "economy"]);
+            for p in &asked {
+                assert_eq!(p["qualities"]["economy"], true, "{p}");
+            }
+            economical += asked.len();
+            for p in puzzles(stip, 12, seed, &[]).into_iter().chain(asked) {
                 let line = p["epd"].as_str().unwrap();
                 let own = solved(&format!(
                     "{} stip \"{stip}\";",
@@ -200,6 +208,7 @@ fn superfluous_men_are_superfluous_and_the_others_are_needed() {
         checked[0] > 3 && checked[1] > 50,
         "superfluous, needed: {checked:?}"
     );
+    assert_eq!(economical, 16);
 }
 
 /// The mated king's field (its square and the squares around it) with the number of

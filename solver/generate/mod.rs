@@ -399,6 +399,9 @@ pub struct Puzzle {
     pub retro: Option<String>,
     /// The composer's qualities, each proved (`quality`).
     pub qualities: Qualities,
+    /// How hard the puzzle is to solve: the positions a plain proof visits from a fresh
+    /// table of 1 MB on one thread (the same on every machine and shard).
+    pub effort: u64,
 }
 
 impl Puzzle {
@@ -434,6 +437,7 @@ impl Puzzle {
             "tries": self.tries,
             "variations": self.variations,
             "qualities": self.qualities.json(),
+            "effort": self.effort,
         })
     }
 }
@@ -470,7 +474,17 @@ pub fn examine(
     if stop.load(Ordering::Relaxed) {
         return Err(Stopped);
     }
-    Ok(found.map(|(proof, themes, retro, qualities)| {
+    Ok(found.map(|found| {
+        let Examined {
+            proof,
+            effort,
+            themes,
+            retro,
+            qualities,
+            diagram: smaller,
+        } = found;
+        // A two-board candidate is kept as drawn; a single-board one may have lost men.
+        let diagram = if smaller.is_empty() { diagram } else { smaller };
         let men = men_of(&diagram);
         let score = score(men, &qualities, &themes);
         Puzzle {
@@ -486,6 +500,7 @@ pub fn examine(
             variations: qualities.variations,
             retro,
             qualities,
+            effort,
         }
     }))
 }
@@ -578,7 +593,19 @@ fn with_taxi_cash(ops: &str, cash: u32) -> String {
         .join(" ")
 }
 
-type Found = Option<(Proof, Vec<Theme>, Option<String>, Qualities)>;
+/// A candidate proved a puzzle: its proof, the themes shown, what retro-analysis
+/// proved, the qualities, and the diagram (the candidate's, or a smaller one when
+/// `economy` was asked for and superfluous men were taken off).
+struct Examined {
+    proof: Proof,
+    effort: u64,
+    themes: Vec<Theme>,
+    retro: Option<String>,
+    qualities: Qualities,
+    diagram: String,
+}
+
+type Found = Option<Examined>;
 
 fn examine_single(
     spec: &Spec,
@@ -677,10 +704,51 @@ fn examine_single(
     let qualities = quality::of_single(&problem, &position, stip, &proof, table, stop)?;
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        Ok(Some((proof, themes, retro_note, qualities)))
+        let effort = match effort_table() {
+            Some(fresh) => prove_board(&problem.game, position, stip, &fresh, stop, false)?.nodes,
+            None => 0,
+        };
+        Ok(Some(Examined {
+            proof,
+            effort,
+            themes,
+            retro: retro_note,
+            qualities,
+            diagram: diagram.to_string(),
+        }))
+    } else if spec.wants(Theme::Economy) {
+        // Drawn toward economy, not only filtered: the puzzle without one of its
+        // superfluous men is examined afresh (legality, soundness, every theme), and the
+        // first that passes is the puzzle.
+        for man in qualities.superfluous.iter().flatten() {
+            let Some(smaller) = without_man(diagram, man) else {
+                continue;
+            };
+            if let Some(found) = examine_single(spec, &smaller, table, stop)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
     } else {
         Ok(None)
     }
+}
+
+/// A single-board diagram line without the man `man` (`Bg4`: letter and square), or
+/// `None` when it has no such man.
+fn without_man(diagram: &str, man: &str) -> Option<String> {
+    let square = crate::types::Square::parse(man.get(1..)?)?;
+    let (placement, rest) = diagram.split_once(' ')?;
+    let mut board = crate::fen::parse_placement(placement, 0).ok()?;
+    board.remove(square)?;
+    Some(format!("{} {rest}", crate::fen::write_placement(&board)))
+}
+
+/// The table a puzzle's effort is measured with: fresh and always of one size, so the
+/// count depends on the puzzle alone (`None` when even 1 MB cannot be had: the effort is
+/// then reported as 0).
+fn effort_table() -> Option<Table> {
+    Table::try_new(1).ok()
 }
 
 /// Every theme of the variants asked for is among `themes` (the composer's qualities
@@ -780,7 +848,17 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     let qualities = quality::of_two_board(stip, &proof, game.mover(state));
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        Ok(Some((proof, themes, None, qualities)))
+        let effort = effort_table().map_or(0, |fresh| {
+            prove(game, state, stip, &fresh, stop, false).nodes
+        });
+        Ok(Some(Examined {
+            proof,
+            effort,
+            themes,
+            retro: None,
+            qualities,
+            diagram: String::new(),
+        }))
     } else {
         Ok(None)
     }

@@ -29,6 +29,8 @@ pub struct Proof {
     pub tries: Vec<String>,
     /// The solution tree of the first key (`#N`, `s#N`, when the detail was asked for).
     pub tree: Option<Line>,
+    /// Positions the search visited.
+    pub nodes: u64,
 }
 
 impl Proof {
@@ -108,6 +110,7 @@ pub fn prove<G: TurnGame>(
                 main: sol.solutions.first().cloned().unwrap_or_default(),
                 tries: Vec::new(),
                 tree: None,
+                nodes: sol.nodes,
             }
         }
         Aim::Direct | Aim::Selfmate => {
@@ -138,6 +141,7 @@ pub fn prove<G: TurnGame>(
                 main,
                 tries: sol.tries.iter().map(|t| t.coord.clone()).collect(),
                 tree: sol.trees.first().cloned(),
+                nodes: sol.nodes,
             }
         }
     }
