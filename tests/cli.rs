@@ -899,6 +899,7 @@ fn help_and_manual_cite_only_what_the_repository_has() {
         "generate",
         "referee",
         "import",
+        "serve",
         "completions",
         "man",
     ];

@@ -23,6 +23,9 @@ use std::time::{Duration, Instant};
 struct Server {
     child: Child,
     addr: String,
+    /// The server's standard output, kept open: a closed pipe would end the server at
+    /// its next line (SIGPIPE).
+    _stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Server {
@@ -36,16 +39,19 @@ impl Server {
             .spawn()
             .expect("the server starts");
         let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        stdout.read_line(&mut first).unwrap();
         let addr = first
             .trim()
             .strip_prefix("fairysolve serve: http://")
             .and_then(|a| a.strip_suffix('/'))
             .unwrap_or_else(|| panic!("no address in {first:?}"))
             .to_string();
-        Server { child, addr }
+        Server {
+            child,
+            addr,
+            _stdout: stdout,
+        }
     }
 
     /// One request; the status and the body.

@@ -467,7 +467,10 @@ pub fn examine(
         return Ok(None);
     };
     let found = match spec.board {
-        Board::Single => examine_single(spec, &diagram, table, stop)?,
+        Board::Single => {
+            let mut smaller_left = MOST_SMALLER;
+            examine_single(spec, &diagram, table, stop, &mut smaller_left)?
+        }
         Board::Glass => examine_glass(spec, &diagram, table, stop)?,
         Board::Underworld => examine_underworld(spec, &diagram, table, stop)?,
     };
@@ -607,11 +610,18 @@ struct Examined {
 
 type Found = Option<Examined>;
 
+/// Smaller diagrams a candidate may be examined as (`economy`): each removal is a
+/// search again, and a run must not spend a candidate's worth of them many times over.
+const MOST_SMALLER: u32 = 12;
+
+/// Examines a single-board diagram; `smaller_left` counts down the smaller diagrams
+/// still allowed for this candidate.
 fn examine_single(
     spec: &Spec,
     diagram: &str,
     table: &Table,
     stop: &AtomicBool,
+    smaller_left: &mut u32,
 ) -> Result<Found, Stopped> {
     let Ok(problem) = read_problem(diagram) else {
         return Ok(None);
@@ -724,7 +734,11 @@ fn examine_single(
             let Some(smaller) = without_man(diagram, man) else {
                 continue;
             };
-            if let Some(found) = examine_single(spec, &smaller, table, stop)? {
+            if *smaller_left == 0 {
+                break;
+            }
+            *smaller_left -= 1;
+            if let Some(found) = examine_single(spec, &smaller, table, stop, smaller_left)? {
                 return Ok(Some(found));
             }
         }

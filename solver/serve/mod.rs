@@ -114,15 +114,16 @@ pub fn run(args: ServeArgs) -> bool {
                 "serve: listening on {addr}, not the loopback address: anyone who can reach it can use the workbench and open games by their links"
             );
         }
-        // The first line is the address (scripts and tests read it).
-        println!("fairysolve serve: http://{addr}/");
-        println!("  workbench: http://{addr}/   Looking-Glass table: http://{addr}/glass");
-        println!(
-            "  games kept in {} ({count} taken up); Ctrl-C stops",
+        // The first line is the address (scripts and tests read it); the three lines go
+        // out in one write, so a reader that stops after the first has them all.
+        let banner = format!(
+            "fairysolve serve: http://{addr}/\n  workbench: http://{addr}/   Looking-Glass table: http://{addr}/glass\n  games kept in {} ({count} taken up); Ctrl-C stops\n",
             args.games.display()
         );
         use std::io::Write as _;
-        let _ = std::io::stdout().flush();
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(banner.as_bytes()).and_then(|()| out.flush());
+        drop(out);
         let solves = shared.clone();
         let server = axum::serve(listener, router(shared)).with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

@@ -32,22 +32,26 @@ const MAX_LINE: usize = 65536;
 /// FEN fields, else the operation written there (`dm` is the form's `stip`).
 fn field_at(line: &str, column: usize, record: Option<&Record>) -> String {
     let at = column.saturating_sub(1);
-    let mut fields = 0;
-    let mut in_word = false;
-    for (i, c) in line.chars().enumerate() {
-        if !c.is_whitespace() && !in_word {
-            in_word = true;
-        } else if c.is_whitespace() && in_word {
-            in_word = false;
-            fields += 1;
-            if fields == FEN_FIELDS.len() {
-                break;
-            }
+    let chars: Vec<char> = line.chars().collect();
+    // The spans of the FEN fields, the first four words.
+    let mut words = Vec::new();
+    let mut i = 0;
+    while words.len() < FEN_FIELDS.len() && i < chars.len() {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
         }
-        if i >= at {
-            return FEN_FIELDS[fields.min(FEN_FIELDS.len() - 1)].to_string();
+        let start = i;
+        while i < chars.len() && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        if start < i {
+            words.push((start, i));
         }
     }
+    if let Some(k) = words.iter().position(|&(_, end)| at < end) {
+        return FEN_FIELDS[k].to_string();
+    }
+    let operations_start = words.last().map_or(0, |&(_, end)| end);
     let opcode = match record {
         Some(rec) => rec
             .operations
@@ -57,17 +61,24 @@ fn field_at(line: &str, column: usize, record: Option<&Record>) -> String {
             .map(|o| o.opcode.clone()),
         // An operation that could not be read: the word after the last `;` before it.
         None => {
-            let before: String = line.chars().take(at + 1).collect();
-            let start = before.rfind(';').map_or(0, |i| i + 1);
-            before[start..]
-                .split_whitespace()
-                .next()
-                .map(str::to_string)
+            let end = (at + 1).min(chars.len());
+            let mut i = (operations_start..end)
+                .rev()
+                .find(|&i| chars[i] == ';')
+                .map_or(operations_start, |i| i + 1);
+            while i < chars.len() && chars[i].is_whitespace() {
+                i += 1;
+            }
+            let word: String = chars[i..]
+                .iter()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, ';' | '"'))
+                .collect();
+            Some(word)
         }
     };
     match opcode.as_deref() {
         Some("dm") | Some("stip") => "stip".to_string(),
-        Some(op) if !op.is_empty() && !op.contains('/') => op.to_string(),
+        Some(op) if !op.is_empty() => op.to_string(),
         _ => "line".to_string(),
     }
 }
