@@ -161,7 +161,8 @@ fn superfluous_men_are_superfluous_and_the_others_are_needed() {
                 assert_eq!(p["qualities"]["economy"], true, "{p}");
             }
             economical += asked.len();
-            for p in puzzles(stip, 12, seed, &[]).into_iter().chain(asked) {
+            let decided = puzzles(stip, 12, seed, &["--qualities"]);
+            for p in decided.into_iter().chain(asked) {
                 let line = p["epd"].as_str().unwrap();
                 let own = solved(&format!(
                     "{} stip \"{stip}\";",

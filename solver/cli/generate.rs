@@ -49,9 +49,14 @@ pub struct GenerateArgs {
     #[arg(long, default_value = "QRBNP")]
     pub pieces: String,
     /// A theme every puzzle must show, proved by search: variant, quiet, fall, budget,
-    /// seam, retro (may be given more than once).
+    /// seam, retro, quiet-key, economy, model-mate, no-duals, variations:N, tries:N (may
+    /// be given more than once, or separated by commas).
     #[arg(long = "theme", value_name = "T")]
     pub themes: Vec<String>,
+    /// Decide economy (the superfluous men) for every puzzle, not only when the
+    /// `economy` theme asks for it: a proof again without each man.
+    #[arg(long)]
+    pub qualities: bool,
     /// Take every N-th candidate, from the K-th: "K/N". Given as "N" alone, K comes from
     /// the batch system (SLURM_ARRAY_TASK_ID, or Kubernetes' JOB_COMPLETION_INDEX).
     #[arg(long, value_name = "K/N")]
@@ -190,6 +195,8 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
         men,
         pieces,
         themes,
+        // A gallery is for an editor choosing: it shows every quality.
+        every_quality: args.qualities || args.html.is_some(),
         seed: args.seed,
         squares: fairysolve::Bitboard::EMPTY,
     }
@@ -201,7 +208,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
 /// count and the candidates are not part of it: a rerun with more of either goes on.
 fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
     format!(
-        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} json={}",
+        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} json={} qualities={}",
         spec.stip,
         spec.board,
         spec.ops,
@@ -211,7 +218,8 @@ fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
         spec.seed,
         shard.0,
         shard.1,
-        args.json
+        args.json,
+        spec.every_quality
     )
 }
 

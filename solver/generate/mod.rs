@@ -186,6 +186,8 @@ pub struct Spec {
     /// The roles other than the king that candidates may hold.
     pub pieces: Vec<Role>,
     pub themes: Vec<Theme>,
+    /// Decide every quality, economy included, whether a theme asks for it or not.
+    pub every_quality: bool,
     pub seed: u64,
     /// The squares the geometry has (filled in by `Spec::check`).
     pub squares: Bitboard,
@@ -400,8 +402,9 @@ pub struct Puzzle {
     /// The composer's qualities, each proved (`quality`).
     pub qualities: Qualities,
     /// How hard the puzzle is to solve: the positions a plain proof visits from a fresh
-    /// table of 1 MB on one thread (the same on every machine and shard).
-    pub effort: u64,
+    /// table of 1 MB on one thread (the same on every machine and shard); measured when
+    /// every quality is asked for (`--qualities`, `--html`).
+    pub effort: Option<u64>,
 }
 
 impl Puzzle {
@@ -601,7 +604,7 @@ fn with_taxi_cash(ops: &str, cash: u32) -> String {
 /// `economy` was asked for and superfluous men were taken off).
 struct Examined {
     proof: Proof,
-    effort: u64,
+    effort: Option<u64>,
     themes: Vec<Theme>,
     retro: Option<String>,
     qualities: Qualities,
@@ -711,12 +714,16 @@ fn examine_single(
         return Ok(None);
     }
     // The composer's qualities last: economy costs a proof per man.
-    let qualities = quality::of_single(&problem, &position, stip, &proof, table, stop)?;
+    let economy = spec.every_quality || spec.wants(Theme::Economy);
+    let qualities = quality::of_single(&problem, &position, stip, &proof, economy, table, stop)?;
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        let effort = match effort_table() {
-            Some(fresh) => prove_board(&problem.game, position, stip, &fresh, stop, false)?.nodes,
-            None => 0,
+        let effort = if spec.every_quality {
+            Some(with_effort_table(|fresh| {
+                prove_board(&problem.game, position, stip, fresh, stop, false).map(|p| p.nodes)
+            })?)
+        } else {
+            None
         };
         Ok(Some(Examined {
             proof,
@@ -758,11 +765,28 @@ fn without_man(diagram: &str, man: &str) -> Option<String> {
     Some(format!("{} {rest}", crate::fen::write_placement(&board)))
 }
 
-/// The table a puzzle's effort is measured with: fresh and always of one size, so the
-/// count depends on the puzzle alone (`None` when even 1 MB cannot be had: the effort is
-/// then reported as 0).
-fn effort_table() -> Option<Table> {
-    Table::try_new(1).ok()
+thread_local! {
+    /// Each worker's table for measuring effort, cleared before each puzzle.
+    static EFFORT_TABLE: std::cell::RefCell<Option<Table>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A puzzle's effort, measured by `measure` with a table of 1 MB as `Table::new` leaves
+/// it (cleared, not allocated again: no memory churn), so the count depends on the
+/// puzzle alone; 0 when even 1 MB cannot be had.
+fn with_effort_table(measure: impl FnOnce(&Table) -> Result<u64, Stopped>) -> Result<u64, Stopped> {
+    EFFORT_TABLE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Table::try_new(1).ok();
+        }
+        match slot.as_mut() {
+            Some(table) => {
+                table.clear();
+                measure(table)
+            }
+            None => Ok(0),
+        }
+    })
 }
 
 /// Every theme of the variants asked for is among `themes` (the composer's qualities
@@ -862,9 +886,13 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     let qualities = quality::of_two_board(stip, &proof, game.mover(state));
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        let effort = effort_table().map_or(0, |fresh| {
-            prove(game, state, stip, &fresh, stop, false).nodes
-        });
+        let effort = if spec.every_quality {
+            Some(with_effort_table(|fresh| {
+                Ok(prove(game, state, stip, fresh, stop, false).nodes)
+            })?)
+        } else {
+            None
+        };
         Ok(Some(Examined {
             proof,
             effort,

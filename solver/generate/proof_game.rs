@@ -113,7 +113,7 @@ fn examine_on<T: Terrain>(
         variations: 0,
         retro: None,
         qualities: super::Qualities::default(),
-        effort: 0,
+        effort: None,
     })
 }
 

@@ -47,7 +47,7 @@ pub struct Qualities {
     pub no_duals: bool,
     pub tries: usize,
     /// The men without which the problem stays sound with the same solution (`Qd1`,
-    /// `pe5`); `None` when not decided (two-board games).
+    /// `pe5`); `None` when not decided (not asked for, or a two-board game).
     pub superfluous: Option<Vec<String>>,
     /// `None` when the main line does not end in mate, under Taxi (where a guard counts
     /// only if affordable) and on the two-board games.
@@ -238,12 +238,14 @@ fn superfluous(
 }
 
 /// The qualities of a proved single-board puzzle: `problem` as read, `pos` its position
-/// with the timers retro-analysis proved, `proof` its proof with the tree.
+/// with the timers retro-analysis proved, `proof` its proof with the tree; `economy`:
+/// decide it too (a proof again without each man).
 pub fn of_single(
     problem: &Problem,
     pos: &Position,
     stip: Stipulation,
     proof: &Proof,
+    economy: bool,
     table: &Table,
     stop: &AtomicBool,
 ) -> Result<Qualities, Stopped> {
@@ -278,7 +280,11 @@ pub fn of_single(
                 .as_ref()
                 .is_some_and(|t| dual_free(t, pos.turn())),
         tries: proof.tries.len(),
-        superfluous: Some(superfluous(problem, pos, stip, proof, table, stop)?),
+        superfluous: if economy {
+            Some(superfluous(problem, pos, stip, proof, table, stop)?)
+        } else {
+            None
+        },
         model_mate: mated_at.and_then(|p| model_mate(game, &p)),
     })
 }

@@ -105,6 +105,18 @@ impl Table {
         unsafe { std::slice::from_raw_parts(self.words.as_ptr(), self.len) }
     }
 
+    /// Back to the state `new` leaves: every entry empty, the first size, no search
+    /// begun. A count of nodes then depends on the search alone (the entries a reused
+    /// table holds decide what it keeps, and so what is searched again).
+    pub fn clear(&mut self) {
+        // SAFETY: `&mut self`: no other reference reads the words while they are
+        // zeroed, and zero is a valid AtomicU64.
+        unsafe { std::ptr::write_bytes(self.words.as_ptr(), 0, self.len) };
+        self.mask = AtomicUsize::new((self.max_mask + 1).min(START_SLOTS) - 1);
+        self.generation = AtomicU64::new(0);
+        self.filled = Padded(AtomicU64::new(0));
+    }
+
     /// The table's size in megabytes (the power of two `new` rounded down to).
     pub fn megabytes(&self) -> usize {
         self.len * 8 / (1024 * 1024)
@@ -240,6 +252,23 @@ unsafe fn free(ptr: *mut u8, layout: Layout) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cleared table is the table `new` makes: nothing found, the first size, the
+    /// first salt.
+    #[test]
+    fn a_cleared_table_is_a_new_one() {
+        let mut t = Table::new(4);
+        let first_salt = Table::new(4).new_search();
+        t.new_search();
+        for k in 1..=(2 * START_SLOTS as u64) {
+            t.store(k, Some(1), None, 0);
+        }
+        assert!(t.slots() > START_SLOTS && t.probe(7).is_some());
+        t.clear();
+        assert_eq!(t.slots(), START_SLOTS);
+        assert!((1..=(2 * START_SLOTS as u64)).all(|k| t.probe(k).is_none()));
+        assert_eq!(t.new_search(), first_salt);
+    }
 
     #[test]
     fn the_table_grows_as_it_fills_and_keeps_its_bound() {
