@@ -37,6 +37,11 @@ fn puzzles(stip: &str, count: u32, seed: u32, extra: &[&str]) -> Vec<Value> {
         .collect()
 }
 
+/// Whether a puzzle lists `theme` among its themes.
+fn names_theme(p: &Value, theme: &str) -> bool {
+    p["themes"].as_array().unwrap().iter().any(|t| t == theme)
+}
+
 /// The diagram of a puzzle line (its FEN fields) as shakmaty reads it.
 fn diagram(line: &str) -> Chess {
     let fen: String = line.split(' ').take(4).collect::<Vec<_>>().join(" ");
@@ -96,12 +101,7 @@ fn a_quiet_key_is_no_check_no_capture_no_flight_taken() {
                 Some(quiet),
                 "{line}: key {key}"
             );
-            let named = p["themes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|t| t == "quiet-key");
-            assert_eq!(named, quiet, "{line}");
+            assert_eq!(names_theme(&p, "quiet-key"), quiet, "{line}");
             seen[quiet as usize] += 1;
         }
     }
@@ -284,12 +284,7 @@ fn a_model_mate_covers_each_square_of_the_field_once_with_every_man() {
             });
             let model = pure && economical;
             assert_eq!(claimed, Some(model), "{line}");
-            let named = p["themes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|t| t == "model-mate");
-            assert_eq!(named, model, "{line}");
+            assert_eq!(names_theme(&p, "model-mate"), model, "{line}");
             seen[model as usize] += 1;
         }
     }

@@ -119,18 +119,32 @@ impl Theme {
             .find(|t| t.name() == s && !matches!(t, Theme::Variations(_) | Theme::Tries(_)))
     }
 
-    /// Whether a puzzle with these qualities shows the composer's theme (`None` for the
-    /// themes of the variants, which `examine` proves apart).
-    fn shown_by(self, q: &Qualities) -> Option<bool> {
-        Some(match self {
+    /// A composer's quality (decided by `quality`), not a theme of the variants (which
+    /// `examine` proves apart).
+    fn is_quality(self) -> bool {
+        matches!(
+            self,
+            Theme::QuietKey
+                | Theme::Economy
+                | Theme::ModelMate
+                | Theme::NoDuals
+                | Theme::Variations(_)
+                | Theme::Tries(_)
+        )
+    }
+
+    /// Whether a puzzle with these qualities shows the composer's theme (never for a
+    /// theme of the variants).
+    fn shown_by(self, q: &Qualities) -> bool {
+        match self {
             Theme::QuietKey => q.quiet_key == Some(true),
             Theme::Economy => q.economy() == Some(true),
             Theme::ModelMate => q.model_mate == Some(true),
             Theme::NoDuals => q.no_duals,
             Theme::Variations(n) => q.variations >= n as usize,
             Theme::Tries(n) => q.tries >= n as usize,
-            _ => return None,
-        })
+            _ => false,
+        }
     }
 }
 
@@ -154,7 +168,7 @@ fn composer_themes(q: &Qualities, asked: &[Theme]) -> Vec<Theme> {
     ]
     .into_iter()
     .chain(asked.iter().copied())
-    .filter(|t| t.shown_by(q) == Some(true))
+    .filter(|t| t.shown_by(q))
     .collect();
     out.sort();
     out.dedup();
@@ -718,13 +732,9 @@ fn examine_single(
     let qualities = quality::of_single(&problem, &position, stip, &proof, economy, table, stop)?;
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        let effort = if spec.every_quality {
-            Some(with_effort_table(|fresh| {
-                prove_board(&problem.game, position, stip, fresh, stop, false).map(|p| p.nodes)
-            })?)
-        } else {
-            None
-        };
+        let effort = effort(spec, |fresh| {
+            prove_board(&problem.game, position, stip, fresh, stop, false).map(|p| p.nodes)
+        })?;
         Ok(Some(Examined {
             proof,
             effort,
@@ -770,9 +780,20 @@ thread_local! {
     static EFFORT_TABLE: std::cell::RefCell<Option<Table>> = const { std::cell::RefCell::new(None) };
 }
 
-/// A puzzle's effort, measured by `measure` with a table of 1 MB as `Table::new` leaves
-/// it (cleared, not allocated again: no memory churn), so the count depends on the
-/// puzzle alone; 0 when even 1 MB cannot be had.
+/// A puzzle's effort when the run asks for every quality (`None` otherwise), measured
+/// by `measure` with a table of 1 MB as `Table::new` leaves it (cleared, not allocated
+/// again: no memory churn), so the count depends on the puzzle alone; 0 when even 1 MB
+/// cannot be had.
+fn effort(
+    spec: &Spec,
+    measure: impl FnOnce(&Table) -> Result<u64, Stopped>,
+) -> Result<Option<u64>, Stopped> {
+    if !spec.every_quality {
+        return Ok(None);
+    }
+    with_effort_table(measure).map(Some)
+}
+
 fn with_effort_table(measure: impl FnOnce(&Table) -> Result<u64, Stopped>) -> Result<u64, Stopped> {
     EFFORT_TABLE.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -794,7 +815,7 @@ fn with_effort_table(measure: impl FnOnce(&Table) -> Result<u64, Stopped>) -> Re
 fn variant_themes_hold(spec: &Spec, themes: &[Theme]) -> bool {
     spec.themes
         .iter()
-        .filter(|t| t.shown_by(&Qualities::default()).is_none())
+        .filter(|t| !t.is_quality())
         .all(|t| themes.contains(t))
 }
 
@@ -816,13 +837,7 @@ fn line_has(
 ) -> bool {
     let mut pos = start;
     for (coord, _) in &proof.main {
-        let chess960 = pos.is_chess960();
-        let Some(mv) = game
-            .legal_moves(&pos)
-            .iter()
-            .copied()
-            .find(|m| m.coord(chess960).to_string() == *coord)
-        else {
+        let Some(mv) = quality::legal_move(game, &pos, coord) else {
             return false;
         };
         let played = game.play(&pos, mv);
@@ -886,13 +901,9 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     let qualities = quality::of_two_board(stip, &proof, game.mover(state));
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
-        let effort = if spec.every_quality {
-            Some(with_effort_table(|fresh| {
-                Ok(prove(game, state, stip, fresh, stop, false).nodes)
-            })?)
-        } else {
-            None
-        };
+        let effort = effort(spec, |fresh| {
+            Ok(prove(game, state, stip, fresh, stop, false).nodes)
+        })?;
         Ok(Some(Examined {
             proof,
             effort,

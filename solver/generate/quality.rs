@@ -147,17 +147,21 @@ pub fn model_mate(game: &AnyGame, pos: &Position) -> Option<bool> {
     Some(pure && economical)
 }
 
+/// The legal move of `pos` written `coord` in coordinates, if there is one.
+pub fn legal_move(game: &AnyGame, pos: &Position, coord: &str) -> Option<Move> {
+    let c960 = pos.is_chess960();
+    game.legal_moves(pos)
+        .iter()
+        .copied()
+        .find(|m| m.coord(c960).to_string() == coord)
+}
+
 /// Replays coordinate moves from `start`: the position reached, or `None` if a move is
 /// not legal there.
 fn replay(game: &AnyGame, start: &Position, coords: &[String]) -> Option<Position> {
     let mut pos = *start;
     for coord in coords {
-        let c960 = pos.is_chess960();
-        let mv = game
-            .legal_moves(&pos)
-            .iter()
-            .copied()
-            .find(|m| m.coord(c960).to_string() == *coord)?;
+        let mv = legal_move(game, &pos, coord)?;
         pos = game.play(&pos, mv).position;
     }
     Some(pos)
@@ -251,13 +255,10 @@ pub fn of_single(
 ) -> Result<Qualities, Stopped> {
     let game = &problem.game;
     let help = stip.aim == Aim::Help;
-    let key = proof.main.first().and_then(|(coord, _)| {
-        let c960 = pos.is_chess960();
-        game.legal_moves(pos)
-            .iter()
-            .copied()
-            .find(|m| m.coord(c960).to_string() == *coord)
-    });
+    let key = proof
+        .main
+        .first()
+        .and_then(|(coord, _)| legal_move(game, pos, coord));
     let mated_at = replay(
         game,
         pos,

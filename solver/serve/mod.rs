@@ -43,6 +43,13 @@ pub struct ServeArgs {
     pub assets: Option<PathBuf>,
 }
 
+/// A lock of the server's shared state, also after a panic while it was held: every
+/// change to a game or a solve is put in place whole (a game's on a copy, a solve's in
+/// one assignment), so what the lock guards is consistent either way.
+pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// What every request handler shares.
 pub struct Shared {
     pub assets: assets::Assets,

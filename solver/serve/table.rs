@@ -10,7 +10,7 @@
 
 use super::http::{self, ApiError};
 use super::token;
-use super::Shared;
+use super::{lock, Shared};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
@@ -27,7 +27,7 @@ use hashbrown::HashMap;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path as FsPath, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 /// The first line of a game's file names its format.
 const FORMAT: &str = "fairysolve looking-glass game 1";
@@ -179,12 +179,6 @@ fn order_line(player: Color, text: &str) -> Result<String, ApiError> {
 pub struct Games {
     dir: PathBuf,
     games: Mutex<HashMap<String, Arc<Mutex<Game>>>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Each change to a game is made on a copy and put in place whole: data behind a
-    // poisoned lock is still consistent.
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A game read back from its file, or why not (with the line at fault).

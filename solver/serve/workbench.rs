@@ -6,7 +6,7 @@
 
 use super::http::{self, ApiError};
 use super::token;
-use super::Shared;
+use super::{lock, Shared};
 use crate::cli::input::gather;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -251,12 +251,6 @@ pub struct Solves {
 const KEEP: Duration = Duration::from_secs(30 * 60);
 /// Beyond its time limit a solver process gets this long to report before it is ended.
 const GRACE: Duration = Duration::from_secs(10);
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic while holding the lock leaves data that is still whole here (each update
-    // is one assignment): go on with it.
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 impl Solves {
     pub fn new(most: usize) -> Solves {
