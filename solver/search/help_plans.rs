@@ -19,6 +19,17 @@
 //!   or between a witness and its flight) is empty in P, so no man P places there is
 //!   skipped by refusing it. A plan that names all of another's men and more is dropped
 //!   (`minimal`): wherever it holds, the other does.
+//! - **A plan names what keeps the check from being parried.** Where a named man M of
+//!   the mated side could, from where the plan names it, take the checker or step
+//!   between it and k by a move nothing can block (a leap, a pawn's capture or single
+//!   step, a ride over squares the plan keeps empty), the move is legal in every P
+//!   where the plan holds unless k is in double check or M is pinned off that move.
+//!   So the plan is replaced by its extensions naming a second checker, or a rider
+//!   pinning M (`Lister::finish`); a named man that may already check twice or pin
+//!   leaves the plan as it is. In a mate that parry is illegal, so its second checker
+//!   or pinner is among the extensions: P still has a plan that holds in it. (On the
+//!   published h#6 of Linß, 1989, this leaves the king in the corner behind its own
+//!   rook unplanned and the search 50 times smaller.)
 //! - **A plan that holds in P is never given up on a line to P.** A move moves one man
 //!   one step of its empty-board graph (captures allowed wherever a pawn wants one,
 //!   promotion to any piece: `MateTables`), so a man's fewest moves to its square fall by
@@ -63,9 +74,10 @@ const MOST_STEPS: usize = 2_000_000;
 /// serves alone.
 const FEWEST_TURNS: u32 = 5;
 
-/// The most men a plan names: the king, the checker, and a witness for each of up to
-/// eight flights.
-const MOST_NAMED: usize = 10;
+/// The most men a plan names: the king, the checker, a witness for each of up to eight
+/// flights, and two more against a parry (a second checker, or a pinner). A plan that
+/// would name more is written without the parry test (`Lister::finish`).
+const MOST_NAMED: usize = 12;
 
 /// A man of the root.
 #[derive(Copy, Clone, Debug)]
@@ -217,7 +229,7 @@ impl<G: Geometry> Lister<'_, G> {
             .into_iter()
             .find(|&f| !self.covered(f))
         else {
-            self.emit();
+            self.finish(win);
             return;
         };
         if self.named.len() >= MOST_NAMED {
@@ -274,6 +286,166 @@ impl<G: Geometry> Lister<'_, G> {
                     self.flights(win + d, lose);
                     self.unname();
                     self.keep_empty = keep;
+                }
+            }
+        }
+    }
+
+    /// The plans of the named men, every flight covered: written as they are unless a
+    /// named man of the mated side parries the check whatever the men not named do
+    /// (`parry`). Then the mate needs what makes that parry illegal: a second check
+    /// (only the king may answer it) or a pin of the parrying man by a man the plan did
+    /// not name yet; a plan is written for each, and one that leaves neither possible is
+    /// not (it holds in no mate).
+    fn finish(&mut self, win: u8) {
+        self.steps += 1;
+        if self.steps > MOST_STEPS {
+            self.overflow = true;
+        }
+        if self.overflow {
+            return;
+        }
+        if self.named.len() >= MOST_NAMED {
+            self.emit();
+            return;
+        }
+        let Some((man, to)) = self.parry() else {
+            self.emit();
+            return;
+        };
+        self.second_checks(win);
+        self.pins(man, to, win);
+    }
+
+    /// A move of a named man of the mated side, from where the plan names it, that
+    /// takes the checker or steps between it and k in every position where the plan
+    /// holds, unless a second check or a pin makes it illegal, and that no named man
+    /// can make illegal (a named man of the mating side that may attack k besides the
+    /// checker, or may pin the parrying man off its move). Only moves no man can block
+    /// count: a leap, a pawn's capture or one step, a ride over squares the plan keeps
+    /// empty. En passant and a pawn's double step are not looked at (fewer parries
+    /// found leave more plans, never fewer mates).
+    fn parry(&self) -> Option<(Square, Square)> {
+        let checker = self.named[1];
+        let winner = self.winner;
+        let second = self.named[2..].iter().any(|n| {
+            self.men[n.man as usize].color == winner
+                && piece_attacks(self.geo, n.form, winner, n.to, self.occupied).contains(self.k)
+        });
+        if second {
+            return None;
+        }
+        let line = self.geo.between(checker.to, self.k);
+        let targets = line.with(checker.to);
+        let loser = !winner;
+        for n in &self.named[1..] {
+            if self.men[n.man as usize].color != loser {
+                continue;
+            }
+            let reach = match n.form {
+                Role::King => Bitboard::EMPTY,
+                Role::Pawn => {
+                    (self.geo.pawn_attacks(loser, n.to) & Bitboard::from_square(checker.to))
+                        | (self.geo.pawn_step(loser, n.to) & line)
+                }
+                form => piece_attacks(self.geo, form, loser, n.to, !self.keep_empty),
+            };
+            for s in reach & targets {
+                if !self.pinnable(n.to, s) {
+                    return Some((n.to, s));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether a named man of the mating side may pin the man on `at` against k off
+    /// its move to `s`: it rides to k through `at` with no other named man between.
+    fn pinnable(&self, at: Square, s: Square) -> bool {
+        self.named.iter().any(|n| {
+            self.men[n.man as usize].color == self.winner && self.pins_from(n.form, n.to, at, s)
+        })
+    }
+
+    /// Whether a rider of `form` on `y` pins a man on `at` against k off its move to
+    /// `s`, with no named man in between.
+    fn pins_from(&self, form: Role, y: Square, at: Square, s: Square) -> bool {
+        if !matches!(form, Role::Bishop | Role::Rook | Role::Queen) {
+            return false;
+        }
+        let ray = self.geo.between(self.k, y);
+        ray.contains(at)
+            && !ray.with(y).contains(s)
+            && (ray.without(at) & self.occupied).is_empty()
+            && piece_attacks(self.geo, form, self.winner, y, Bitboard::EMPTY).contains(self.k)
+    }
+
+    /// The plans with a second checker: a man not named yet, attacking k over squares
+    /// kept empty.
+    fn second_checks(&mut self, win: u8) {
+        let squares = self.geo.squares();
+        for i in 0..self.men.len() {
+            let m = self.men[i];
+            if m.color != self.winner || m.role == Role::King || self.used & (1 << i) != 0 {
+                continue;
+            }
+            for &form in forms(m.role) {
+                let from = self.tables.attackers_of(m.color, form, self.k) & squares;
+                for y in (from - self.occupied - self.keep_empty).without(self.k) {
+                    let line = self.geo.between(y, self.k);
+                    if (line & self.occupied).is_nonempty() {
+                        continue;
+                    }
+                    let d = self.distance(i, form, y);
+                    if d == FAR || win + d > self.win_left {
+                        continue;
+                    }
+                    let keep = self.keep_empty;
+                    self.keep_empty |= line;
+                    self.name(i, y, form);
+                    self.emit();
+                    self.unname();
+                    self.keep_empty = keep;
+                }
+            }
+        }
+    }
+
+    /// The plans with a pinner of the man on `at` off its parry to `s`: a rider not
+    /// named yet on the line from k through `at`, the squares between kept empty; each
+    /// finished again (another parry may remain).
+    fn pins(&mut self, at: Square, s: Square, win: u8) {
+        let squares = self.geo.squares();
+        for y in squares - self.occupied - self.keep_empty {
+            let ray = self.geo.between(self.k, y);
+            if !ray.contains(at) || ray.with(y).contains(s) {
+                continue;
+            }
+            if (ray.without(at) & self.occupied).is_nonempty() {
+                continue;
+            }
+            for i in 0..self.men.len() {
+                let m = self.men[i];
+                if m.color != self.winner || self.used & (1 << i) != 0 {
+                    continue;
+                }
+                for &form in forms(m.role) {
+                    if !self.pins_from(form, y, at, s) {
+                        continue;
+                    }
+                    let d = self.distance(i, form, y);
+                    if d == FAR || win + d > self.win_left {
+                        continue;
+                    }
+                    let keep = self.keep_empty;
+                    self.keep_empty |= ray.without(at);
+                    self.name(i, y, form);
+                    self.finish(win + d);
+                    self.unname();
+                    self.keep_empty = keep;
+                    if self.overflow {
+                        return;
+                    }
                 }
             }
         }
@@ -759,5 +931,143 @@ impl<G: Geometry> crate::generic::help::HelpGuide<Move> for GuideOn<'_, G> {
 
     fn key(&self) -> u64 {
         self.guide.key()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_fen;
+    use crate::geometry::Standard;
+    use crate::movegen::{king_attacked, legal_moves};
+    use crate::test_rng::Rng;
+
+    /// Boards one White move from many mates: Black's king on or near an edge with two
+    /// to four of its men beside it (they block flights and could parry a single
+    /// check), White's king apart, two to four of White's men anywhere, riders most of
+    /// them (they pin the men beside the king and check twice). White to move, Black
+    /// not in check.
+    fn near_mates(seed: u64, count: usize, mut visit: impl FnMut(&Position)) {
+        let mut rng = Rng(seed);
+        let near =
+            |a: usize, b: usize| (a % 8).abs_diff(b % 8) <= 1 && (a / 8).abs_diff(b / 8) <= 1;
+        let mut seen = 0;
+        while seen < count {
+            let mut board = [None::<char>; 64];
+            let king = loop {
+                let sq = rng.below(64);
+                let (f, r) = (sq % 8, sq / 8);
+                if f <= 1 || f >= 6 || r <= 1 || r >= 6 {
+                    break sq;
+                }
+            };
+            board[king] = Some('k');
+            let mut put = |rng: &mut Rng, man: char, ok: &dyn Fn(usize) -> bool| {
+                for _ in 0..50 {
+                    let sq = rng.below(64);
+                    let pawn_rank = sq / 8 == 0 || sq / 8 == 7;
+                    if board[sq].is_none()
+                        && ok(sq)
+                        && !(man.eq_ignore_ascii_case(&'p') && pawn_rank)
+                    {
+                        board[sq] = Some(man);
+                        return;
+                    }
+                }
+            };
+            put(&mut rng, 'K', &|sq| !near(sq, king));
+            for _ in 0..2 + rng.below(3) {
+                let man = b"rrbnnpp"[rng.below(7)] as char;
+                put(&mut rng, man, &|sq| near(sq, king));
+            }
+            for _ in 0..2 + rng.below(3) {
+                let man = b"QRRBBNP"[rng.below(7)] as char;
+                put(&mut rng, man, &|_| true);
+            }
+            let ranks: Vec<String> = (0..8)
+                .rev()
+                .map(|r| (0..8).map(|f| board[r * 8 + f].unwrap_or('1')).collect())
+                .collect();
+            let Ok(pos) = parse_fen(&format!("{} w - - 0 1", ranks.join("/"))) else {
+                continue;
+            };
+            if king_attacked(&Standard, &pos, Color::Black) {
+                continue;
+            }
+            visit(&pos);
+            seen += 1;
+        }
+    }
+
+    /// Whether some plan listed from `mate` itself names only men already where it
+    /// names them.
+    fn holds_in_place(tables: &Arc<MateTables>, mate: &Position) -> Option<bool> {
+        let guide = plans(tables.clone(), &Standard, mate, Color::White, 5)?;
+        Some(guide.frames[0].live.iter().any(|l| l.need == [0, 0]))
+    }
+
+    /// Mates that need `Lister::finish`'s answers to a parry: a double check by two
+    /// knights, each taken by a man on a flight (a7xb6, Bxc7), every flight blocked, so
+    /// that only a plan with the second checker holds; a double check by two riders that
+    /// each cover a flight, the knight on the third able to step between either and k
+    /// (the second checker is named as a witness); a rook pinned on the king's rank (the
+    /// pinner also covers the rook's square: plans without the rook hold too).
+    #[test]
+    fn mates_by_double_check_and_pin_keep_their_plans() {
+        let tables = MateTables::for_geometry(&Standard);
+        for fen in [
+            "kb6/pnN5/1N6/8/8/8/8/7K b - - 0 1",
+            "kn6/8/8/8/4B3/8/8/R6K b - - 0 1",
+            "kr5R/p7/8/3B4/8/8/8/7K b - - 0 1",
+        ] {
+            let mate = parse_fen(fen).unwrap();
+            assert!(legal_moves(&Standard, &mate).is_empty());
+            assert!(king_attacked(&Standard, &mate, Color::Black));
+            assert_eq!(holds_in_place(&tables, &mate), Some(true), "{fen}");
+        }
+    }
+
+    /// Every mate has a plan that holds in it (the module's first claim): listed from
+    /// the mate itself, some plan names only men already where it names them. Mates made
+    /// by White's last move on boards where men beside the mated king could parry a
+    /// single check and riders pin them or check twice (`Lister::finish`).
+    #[test]
+    fn every_mate_has_a_plan_that_holds_in_it() {
+        let tables = MateTables::for_geometry(&Standard);
+        let (mut mates, mut double) = (0, 0);
+        near_mates(7, 8_000, |pos| {
+            for &mv in legal_moves(&Standard, pos).iter() {
+                let mut mate = *pos;
+                mate.play_board(&Standard, mv);
+                if !king_attacked(&Standard, &mate, Color::Black)
+                    || !legal_moves(&Standard, &mate).is_empty()
+                {
+                    continue;
+                }
+                let Some(holds) = holds_in_place(&tables, &mate) else {
+                    continue;
+                };
+                mates += 1;
+                let board = mate.board();
+                let king = board.king(Color::Black).unwrap();
+                let checkers = crate::attacks::attackers(
+                    &Standard,
+                    board,
+                    king,
+                    Color::White,
+                    board.occupied(),
+                );
+                double += usize::from(checkers.more_than_one());
+                assert!(
+                    holds,
+                    "no plan holds in the mate {}",
+                    crate::fen::write_fen(&mate)
+                );
+            }
+        });
+        assert!(
+            mates >= 400 && double >= 3,
+            "{mates} mates, {double} by double check"
+        );
     }
 }
