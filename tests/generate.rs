@@ -273,6 +273,36 @@ fn the_shards_of_a_run_merged_are_the_unsharded_run() {
     }
 }
 
+/// formats.md 3: a set holds no two puzzles with the same idea. Seed 1's #2 number 18192
+/// (Rd1-g1, Kh2, Qh6#) repeats number 1739 (Rd4-g4, Kh7, Qh1#: the same men along the
+/// same steps) and is left out, in one run and in the merge of shards that hold the two
+/// apart; every idea of the run is its own.
+#[test]
+fn a_set_holds_no_repeated_idea() {
+    let base = ["--stip", "#2", "--seed", "1", "--candidates", "18200"];
+    let whole = generate(&base);
+    let ids: Vec<String> = whole.iter().filter_map(|l| op(l, "id")).collect();
+    assert!(ids.contains(&"1-1739".to_string()), "{ids:?}");
+    assert!(!ids.contains(&"1-18192".to_string()), "{ids:?}");
+    let ideas: std::collections::HashSet<String> = whole
+        .iter()
+        .map(|l| fairysolve::generate::idea::idea(l).expect("a puzzle's idea"))
+        .collect();
+    assert_eq!(ideas.len(), whole.len());
+    let mut names = Vec::new();
+    for k in 0..3 {
+        let path = temp(&format!("idea-{k}.epd"));
+        let shard = format!("{k}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", shard.as_str(), "-o", path.to_str().unwrap()]);
+        assert!(generate(&args).is_empty());
+        names.push(path.to_str().unwrap().to_string());
+    }
+    let mut merge = vec!["generate", "--merge"];
+    merge.extend(names.iter().map(String::as_str));
+    assert_eq!(stdout(&fairysolve(&merge)).trim_end(), whole.join("\n"));
+}
+
 /// A shard's K comes from the batch system's variable when only N is given.
 #[test]
 fn the_shard_index_comes_from_slurm_or_kubernetes() {

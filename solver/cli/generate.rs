@@ -5,7 +5,8 @@
 use super::limits::{install_interrupt_handler, interrupted, why_stopped};
 use super::VariantFlags;
 use clap::Args;
-use fairysolve::generate::{canonical, examine, Board, Puzzle, Spec, Theme};
+use fairysolve::generate::idea::repeat_keys;
+use fairysolve::generate::{examine, Board, Puzzle, Spec, Theme};
 use fairysolve::problem::Stipulation;
 use fairysolve::search::tt::Table;
 use fairysolve::types::Role;
@@ -430,12 +431,13 @@ fn generate_run(
         for (j, result) in js.iter().zip(results) {
             place.next = j + 1;
             let Ok(Some(puzzle)) = result else { continue };
-            let Some(key) = canonical(&puzzle.line()) else {
+            let Some(keys) = repeat_keys(&puzzle.line()) else {
                 continue;
             };
-            if !place.seen.insert(key) {
+            if keys.iter().any(|k| place.seen.contains(k)) {
                 continue;
             }
+            place.seen.extend(keys);
             if let Err(e) = write_puzzle(out, &puzzle, args.json) {
                 eprintln!("generate: cannot write: {e}");
                 ok = false;
@@ -508,11 +510,11 @@ fn generate_run(
 
 /// One puzzle read back for `--merge`: its seed and index, its diagram, the line as
 /// written.
-fn merge_entry(text: &str) -> Option<(u64, u64, String)> {
+fn merge_entry(text: &str) -> Option<(u64, u64, Vec<String>)> {
     if text.trim_start().starts_with('{') {
         let v: Value = serde_json::from_str(text).ok()?;
         let epd = v["epd"].as_str()?;
-        return Some((v["seed"].as_u64()?, v["index"].as_u64()?, canonical(epd)?));
+        return Some((v["seed"].as_u64()?, v["index"].as_u64()?, repeat_keys(epd)?));
     }
     let rec = match fairysolve::epd::parse_line(text, 1).ok()? {
         fairysolve::epd::Line::Position(rec) => rec,
@@ -520,7 +522,7 @@ fn merge_entry(text: &str) -> Option<(u64, u64, String)> {
     };
     let id = rec.id()?;
     let (seed, index) = id.split_once('-')?;
-    Some((seed.parse().ok()?, index.parse().ok()?, canonical(text)?))
+    Some((seed.parse().ok()?, index.parse().ok()?, repeat_keys(text)?))
 }
 
 /// Whether the files given to `--merge` are every shard of one run, as far as their
@@ -618,8 +620,9 @@ fn merge(args: &GenerateArgs) -> bool {
             }
         },
     };
-    for (_, _, key, line) in entries {
-        if seen.insert(key) {
+    for (_, _, keys, line) in entries {
+        if !keys.iter().any(|k| seen.contains(k)) {
+            seen.extend(keys);
             let _ = writeln!(out, "{line}");
         }
     }

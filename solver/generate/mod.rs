@@ -16,6 +16,7 @@
 
 mod backward;
 pub mod candidate;
+pub mod idea;
 mod proof_game;
 pub mod prove;
 pub mod quality;
