@@ -107,6 +107,14 @@ pub fn idea(line: &str) -> Option<String> {
     ))
 }
 
+/// The keys under which a puzzle line repeats another of a set: its diagram (with its
+/// mirror image, `super::canonical`) and its idea. `None` for a line that is no puzzle.
+pub fn repeat_keys(line: &str) -> Option<Vec<String>> {
+    let mut keys = vec![super::canonical(line)?];
+    keys.extend(idea(line).map(|i| format!("idea {i}")));
+    Some(keys)
+}
+
 #[cfg(test)]
 mod tests {
     use super::idea;
@@ -133,12 +141,4 @@ mod tests {
         assert_ne!(base, other);
         assert_eq!(idea(r##"8/8/5K2/3k4/1R6/5R2/8/8 w - - stip "#2";"##), None);
     }
-}
-
-/// The keys under which a puzzle line repeats another of a set: its diagram (with its
-/// mirror image, `super::canonical`) and its idea. `None` for a line that is no puzzle.
-pub fn repeat_keys(line: &str) -> Option<Vec<String>> {
-    let mut keys = vec![super::canonical(line)?];
-    keys.extend(idea(line).map(|i| format!("idea {i}")));
-    Some(keys)
 }
