@@ -62,14 +62,25 @@ fn build<T: Terrain>(game: &Game<T>, spec: &Spec, index: u64, ways: WaysBack<T>)
     None
 }
 
-/// Black's legal moves in `pos` that do not mate White (`None`: Black has no move, or
-/// `pos` is no position): zero is the end of a self-mate.
-fn escapes<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<usize> {
+/// Black's legal moves in `pos` that do not mate White, counted up to one more than
+/// `most` (the walk keeps a change only when the count is at most `most`, so a count
+/// past it is not worth finishing: the walk goes the same way, faster). `None`: Black
+/// has no move, or `pos` is no position. Zero is the end of a self-mate.
+fn escapes<T: Terrain>(game: &Game<T>, pos: &Position, most: usize) -> Option<usize> {
     let moves = game.legal_moves(pos);
     if moves.is_empty() {
         return None;
     }
-    Some(moves.iter().filter(|&&m| !game.mates(pos, m)).count())
+    let mut count = 0;
+    for &m in moves.iter() {
+        if !game.mates(pos, m) {
+            count += 1;
+            if count > most {
+                break;
+            }
+        }
+    }
+    Some(count)
 }
 
 /// An end of a self-mate: a legal position, Black to move, where every Black move mates
@@ -83,7 +94,7 @@ fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option
             .collect();
     // The escapes of the placement kept, with its position (none yet: any counts).
     let mut best: Option<(usize, Position)> =
-        position(game, &men, Color::Black).and_then(|p| Some((escapes(game, &p)?, p)));
+        position(game, &men, Color::Black).and_then(|p| Some((escapes(game, &p, usize::MAX)?, p)));
     for _ in 0..WALK_STEPS {
         if let Some((0, end)) = best {
             return Some(end);
@@ -127,7 +138,8 @@ fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option
         let Some(p) = position(game, &next, Color::Black) else {
             continue;
         };
-        let Some(count) = escapes(game, &p) else {
+        let most = best.as_ref().map_or(usize::MAX, |(kept, _)| *kept);
+        let Some(count) = escapes(game, &p, most) else {
             continue;
         };
         if best.is_none_or(|(kept, _)| count <= kept) {
