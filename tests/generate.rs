@@ -41,6 +41,21 @@ fn temp(name: &str) -> PathBuf {
     path
 }
 
+/// The run of `base` as its three shards, each written to its own file (`NAME-K.epd`),
+/// nothing on standard output.
+fn three_shards(base: &[&str], name: &str) -> Vec<PathBuf> {
+    (0..3)
+        .map(|k| {
+            let path = temp(&format!("{name}-{k}.epd"));
+            let shard = format!("{k}/3");
+            let mut args = base.to_vec();
+            args.extend(["--shard", shard.as_str(), "-o", path.to_str().unwrap()]);
+            assert!(generate(&args).is_empty());
+            path
+        })
+        .collect()
+}
+
 /// The operand of `opcode` in a line (`pv` gives its moves joined by spaces).
 fn op(line: &str, opcode: &str) -> Option<String> {
     let start = line.find(&format!(" {opcode} "))? + opcode.len() + 2;
@@ -226,15 +241,7 @@ fn the_shards_of_a_run_merged_are_the_unsharded_run() {
         }
         let whole = generate(&base).join("\n");
         assert!(whole.lines().count() >= 5, "{whole}");
-        let mut files = Vec::new();
-        for k in 0..3 {
-            let path = temp(&format!("shard-{k}-{json}.epd"));
-            let shard = format!("{k}/3");
-            let mut args = base.clone();
-            args.extend(["--shard", shard.as_str(), "-o", path.to_str().unwrap()]);
-            assert!(generate(&args).is_empty());
-            files.push(path);
-        }
+        let files = three_shards(&base, &format!("shard-{json}"));
         // Each shard holds only its own candidates.
         let first = std::fs::read_to_string(&files[1]).unwrap();
         assert!(first.lines().all(|l| {
@@ -286,18 +293,13 @@ fn a_set_holds_no_repeated_idea() {
     assert!(!ids.contains(&"1-18192".to_string()), "{ids:?}");
     let ideas: std::collections::HashSet<String> = whole
         .iter()
-        .map(|l| fairysolve::generate::idea::idea(l).expect("a puzzle's idea"))
+        .map(|l| fairysolve::generate::repeats::idea(l).expect("a puzzle's idea"))
         .collect();
     assert_eq!(ideas.len(), whole.len());
-    let mut names = Vec::new();
-    for k in 0..3 {
-        let path = temp(&format!("idea-{k}.epd"));
-        let shard = format!("{k}/3");
-        let mut args = base.to_vec();
-        args.extend(["--shard", shard.as_str(), "-o", path.to_str().unwrap()]);
-        assert!(generate(&args).is_empty());
-        names.push(path.to_str().unwrap().to_string());
-    }
+    let names: Vec<String> = three_shards(&base, "idea")
+        .iter()
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect();
     let mut merge = vec!["generate", "--merge"];
     merge.extend(names.iter().map(String::as_str));
     assert_eq!(stdout(&fairysolve(&merge)).trim_end(), whole.join("\n"));

@@ -5,7 +5,7 @@
 use super::limits::{install_interrupt_handler, interrupted, why_stopped};
 use super::VariantFlags;
 use clap::Args;
-use fairysolve::generate::idea::repeat_keys;
+use fairysolve::generate::repeats::repeat_keys;
 use fairysolve::generate::{examine, Board, Puzzle, Spec, Theme};
 use fairysolve::problem::Stipulation;
 use fairysolve::search::tt::Table;

@@ -16,10 +16,10 @@
 
 mod backward;
 pub mod candidate;
-pub mod idea;
 mod proof_game;
 pub mod prove;
 pub mod quality;
+pub mod repeats;
 
 use crate::bitboard::Bitboard;
 use crate::epd::{parse_line, Line};
@@ -924,56 +924,4 @@ fn check_stop(stop: &AtomicBool) -> Result<(), Stopped> {
     } else {
         Ok(())
     }
-}
-
-/// The diagram of a puzzle line as one text for spotting duplicates: its FEN fields
-/// and variant operations, without `stip`, `id`, `pv` and comments; the smaller of it
-/// and its mirror image (files a-h reversed) where the rules allow the mirror (no
-/// castling, no en passant, no Earthquake board, whose displacement has a direction).
-pub fn canonical(line: &str) -> Option<String> {
-    let Ok(Line::Position(rec)) = parse_line(line, 1) else {
-        return None;
-    };
-    let ops: Vec<String> = rec
-        .operations
-        .iter()
-        .filter(|op| !["stip", "id", "pv", "c0", "c1", "dm"].contains(&op.opcode.as_str()))
-        .map(|op| crate::epd::write_operations(std::slice::from_ref(op)))
-        .collect();
-    let fields: Vec<&str> = rec.fen_text.split(' ').collect();
-    let plain = format!(
-        "{} {}",
-        fields[..4.min(fields.len())].join(" "),
-        ops.join(" ")
-    );
-    let mirrorable = fields.get(2) == Some(&"-")
-        && fields.get(3) == Some(&"-")
-        && !ops.iter().any(|o| o.starts_with("earthquake"));
-    if !mirrorable {
-        return Some(plain);
-    }
-    let flip = |placement: &str| -> String {
-        placement
-            .split('/')
-            .map(|rank| rank.chars().rev().collect::<String>())
-            .collect::<Vec<_>>()
-            .join("/")
-    };
-    let mut mirrored_ops = Vec::new();
-    for op in &ops {
-        match op.strip_prefix("mirror \"") {
-            Some(rest) => {
-                let placement = rest.trim_end_matches(['"', ';']);
-                mirrored_ops.push(format!("mirror \"{}\";", flip(placement)));
-            }
-            None => mirrored_ops.push(op.clone()),
-        }
-    }
-    let mirrored = format!(
-        "{} {} {}",
-        flip(fields[0]),
-        fields[1..4.min(fields.len())].join(" "),
-        mirrored_ops.join(" ")
-    );
-    Some(plain.min(mirrored))
 }

@@ -363,20 +363,22 @@ impl<G: Geometry> Lister<'_, G> {
     /// its move to `s`: it rides to k through `at` with no other named man between.
     fn pinnable(&self, at: Square, s: Square) -> bool {
         self.named.iter().any(|n| {
-            self.men[n.man as usize].color == self.winner && self.pins_from(n.form, n.to, at, s)
+            self.men[n.man as usize].color == self.winner
+                && self.rides_to_k(n.form, n.to)
+                && self.pin_line(n.to, at, s)
         })
     }
 
-    /// Whether a rider of `form` on `y` pins a man on `at` against k off its move to
-    /// `s`, with no named man in between.
-    fn pins_from(&self, form: Role, y: Square, at: Square, s: Square) -> bool {
-        if !matches!(form, Role::Bishop | Role::Rook | Role::Queen) {
-            return false;
-        }
+    /// Whether a rider on `y` would pin a man on `at` against k off its move to `s`:
+    /// `at` lies between them with no named man, and `s` is off the line.
+    fn pin_line(&self, y: Square, at: Square, s: Square) -> bool {
         let ray = self.geo.between(self.k, y);
-        ray.contains(at)
-            && !ray.with(y).contains(s)
-            && (ray.without(at) & self.occupied).is_empty()
+        ray.contains(at) && !ray.with(y).contains(s) && (ray.without(at) & self.occupied).is_empty()
+    }
+
+    /// Whether a man of `form` on `y` is a rider that reaches k on the empty board.
+    fn rides_to_k(&self, form: Role, y: Square) -> bool {
+        matches!(form, Role::Bishop | Role::Rook | Role::Queen)
             && piece_attacks(self.geo, form, self.winner, y, Bitboard::EMPTY).contains(self.k)
     }
 
@@ -417,20 +419,17 @@ impl<G: Geometry> Lister<'_, G> {
     fn pins(&mut self, at: Square, s: Square, win: u8) {
         let squares = self.geo.squares();
         for y in squares - self.occupied - self.keep_empty {
+            if !self.pin_line(y, at, s) {
+                continue;
+            }
             let ray = self.geo.between(self.k, y);
-            if !ray.contains(at) || ray.with(y).contains(s) {
-                continue;
-            }
-            if (ray.without(at) & self.occupied).is_nonempty() {
-                continue;
-            }
             for i in 0..self.men.len() {
                 let m = self.men[i];
                 if m.color != self.winner || self.used & (1 << i) != 0 {
                     continue;
                 }
                 for &form in forms(m.role) {
-                    if !self.pins_from(form, y, at, s) {
+                    if !self.rides_to_k(form, y) {
                         continue;
                     }
                     let d = self.distance(i, form, y);
