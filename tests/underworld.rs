@@ -11,6 +11,9 @@ use fairysolve::underworld::setup::position_line;
 use fairysolve::underworld::state::{Phase, UState};
 use fairysolve::underworld::{perft_line, read_line, Underworld};
 use std::sync::atomic::AtomicBool;
+#[path = "../solver/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 const START: &str =
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - underworld \"4k3/8/8/8/8/8/8/4K3\";";
@@ -387,15 +390,16 @@ fn sq(name: &str) -> fairysolve::Square {
 }
 
 /// Every help line by brute force (RULES.md, Underworld help-mates): from `s`, `turns`
-/// side-turns (a turn is a side's moves until the other side's), no end before the
-/// last move, the last a win for White. Each line in coordinates.
+/// side-turns (a turn is a side's moves until the other side's: the phase's side, a
+/// captured Underworld King's placement by its owner being part of the capturer's
+/// turn, rules.md 4.8e), no end before the last move, the last a win for White. Each
+/// line in coordinates.
 fn help_lines(s: &UState, turns: u32, line: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
     for mv in Underworld.moves(s) {
         let next = Underworld.play(s, mv);
         line.push(coord(s, mv));
         let end = Underworld.end(&next);
-        let same = Underworld.completes_turn(&next)
-            || (Underworld.mover(&next) == Underworld.mover(s) && end.is_none());
+        let same = next.phase.color() == s.phase.color() && end.is_none();
         let left = if same { turns } else { turns - 1 };
         if left == 0 {
             if end == Some(End::Win(fairysolve::types::Color::White)) {
@@ -456,4 +460,157 @@ fn help_mates_count_a_sides_moves_on_both_boards_as_one_turn() {
             .collect();
         assert_eq!(world, ["W:b5a4", "W:d2c3", "W:a4a3", "W:c1a1"], "{l:?}");
     }
+}
+
+/// A random position of both boards for help play, drawn widely: the Black king on the
+/// World near an edge with White men about it, a few Black men, men of both sides on
+/// the Underworld about the Underworld Kings (so that returns, drops and captures of
+/// either King happen), and every phase. `None` when the line breaks rule 4.8c.
+fn random_help_line(rng: &mut Rng) -> Option<(String, UState)> {
+    const WHITE: &[char] = &['Q', 'R', 'R', 'B', 'N', 'N', 'P', 'P'];
+    const BLACK: &[char] = &['q', 'r', 'b', 'n', 'p', 'p'];
+    let mut boards = [[None::<char>; 64]; 2];
+    let put = |b: usize, sq: usize, c: char, boards: &mut [[Option<char>; 64]; 2]| {
+        if boards[b][sq].is_none() {
+            boards[b][sq] = Some(c);
+        }
+    };
+    let near = |rng: &mut Rng, sq: usize, r: i32| -> usize {
+        let f = (sq % 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
+        let k = (sq / 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
+        (k.clamp(0, 7) * 8 + f.clamp(0, 7)) as usize
+    };
+    let edge = [0usize, 7, 56, 63, 3, 60, 24, 31][rng.below(8)];
+    let bk = near(rng, edge, 1);
+    put(0, bk, 'k', &mut boards);
+    put(0, rng.below(64), 'K', &mut boards);
+    for _ in 0..1 + rng.below(4) {
+        let c = WHITE[rng.below(WHITE.len())];
+        put(0, near(rng, bk, 2), c, &mut boards);
+    }
+    for _ in 0..rng.below(3) {
+        let c = BLACK[rng.below(BLACK.len())];
+        put(0, near(rng, bk, 2), c, &mut boards);
+    }
+    let buk = rng.below(64);
+    put(1, buk, 'k', &mut boards);
+    let wuk = near(rng, buk, 3);
+    put(1, wuk, 'K', &mut boards);
+    for _ in 0..rng.below(4) {
+        let c = WHITE[rng.below(WHITE.len())];
+        put(1, near(rng, buk, 2), c, &mut boards);
+    }
+    for _ in 0..rng.below(3) {
+        let c = BLACK[rng.below(BLACK.len())];
+        put(1, near(rng, wuk, 2), c, &mut boards);
+    }
+    // No pawn on the World's first or last rank, nor on the Underworld's own first.
+    for (sq, c) in boards[0].iter_mut().enumerate() {
+        if matches!(c, Some('P' | 'p')) && !(8..56).contains(&sq) {
+            *c = None;
+        }
+    }
+    for (sq, c) in boards[1].iter_mut().enumerate() {
+        if (*c == Some('P') && sq < 8) || (*c == Some('p') && sq >= 56) {
+            *c = None;
+        }
+    }
+    let fen = |b: &[Option<char>; 64]| {
+        (0..8)
+            .rev()
+            .map(|rank| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for file in 0..8 {
+                    match b[rank * 8 + file] {
+                        Some(c) => {
+                            if empty > 0 {
+                                row.push_str(&empty.to_string());
+                            }
+                            empty = 0;
+                            row.push(c);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                }
+                row
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let phase = ["WW", "BW", "BU", "WU"][rng.below(4)];
+    let turn = if phase == "BW" { 'b' } else { 'w' };
+    let line = format!(
+        "{} {turn} - - underworld \"{}\"; phase {phase};",
+        fen(&boards[0]),
+        fen(&boards[1])
+    );
+    let s = read_line(&line).ok()?.state;
+    Some((line, s))
+}
+
+/// rules.md 8.2 on Underworld with the bound of help play (`underworld::help_bound`)
+/// and the last World move found among the mates: on random positions of both boards,
+/// from every phase, help play finds exactly the lines that playing every move of both
+/// sides finds, one to three turns deep, returns that mate among them.
+#[test]
+fn help_play_with_its_bound_finds_every_line_played_out() {
+    use fairysolve::generic::help::solve_help;
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let stop = AtomicBool::new(false);
+    let (mut compared, mut with_lines, mut returns, mut bounded) = (0, 0, 0, 0);
+    while compared < 600 {
+        let Some((line, s)) = random_help_line(&mut rng) else {
+            continue;
+        };
+        // One to three turns ending with White's: as many as the side to move allows.
+        let turns = match (s.phase.color(), rng.below(5)) {
+            (fairysolve::types::Color::White, 0) => 3,
+            (fairysolve::types::Color::White, _) => 1,
+            _ => 2,
+        };
+        let table = Table::new(8);
+        let sol = solve_help(
+            &Underworld,
+            &s,
+            fairysolve::types::Color::White,
+            turns,
+            &[],
+            &table,
+            &stop,
+            None,
+        );
+        let mut found: Vec<Vec<String>> = sol
+            .solutions
+            .iter()
+            .map(|l| l.iter().map(|(c, _)| c.clone()).collect())
+            .collect();
+        found.sort();
+        let mut all = Vec::new();
+        help_lines(&s, turns, &mut Vec::new(), &mut all);
+        all.sort();
+        assert!(sol.complete);
+        assert_eq!(found, all, "{line}, {turns} turns");
+        compared += 1;
+        if fairysolve::underworld::help_bound::mate_out_of_reach(
+            &s,
+            fairysolve::types::Color::White,
+            turns,
+        ) {
+            bounded += 1;
+        }
+        if !all.is_empty() {
+            with_lines += 1;
+        }
+        // A line with a man returned to the World.
+        if all.iter().flatten().any(|m| m.contains("@W")) {
+            returns += 1;
+        }
+    }
+    assert!(with_lines >= 70, "{with_lines} positions with a line");
+    assert!(returns >= 10, "{returns} positions with a return in a line");
+    assert!(bounded >= 150, "{bounded} positions bounded at the root");
 }

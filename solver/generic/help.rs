@@ -251,17 +251,17 @@ impl<G: TurnGame> Lines<'_, G> {
         below
     }
 
-    /// Whether `next`, reached by a move from `s`, is still the same side's turn: the
-    /// move left a choice to complete it, or the side moves again (on Underworld a
-    /// side's turn is its moves on both boards, rules.md 4.1), the game not over.
+    /// Whether `next`, reached by a move from `s`, is still the same side's turn, the
+    /// game not over: the side moves again (on Underworld a side's turn is its moves
+    /// on both boards, rules.md 4.1), or the move left a choice that completes the
+    /// turn (an Underworld King's placement, made by the other side, rules.md 4.8e).
     fn same_turn(&self, s: &G::State, next: &G::State) -> bool {
-        self.game.completes_turn(next)
-            || (self.game.mover(next) == self.game.mover(s) && self.game.end(next).is_none())
+        self.game.turn_owner(next) == self.game.turn_owner(s) && self.game.end(next).is_none()
     }
 
     /// The last turn: the moves of the winner that win at once.
     fn last_turn(&mut self, s: &G::State, short: bool) -> Result<bool, Stopped> {
-        if self.game.mover(s) != self.winner {
+        if self.game.turn_owner(s) != self.winner {
             return Ok(false);
         }
         if let Some(wins) = self.game.winning_moves(s) {
@@ -273,6 +273,9 @@ impl<G: TurnGame> Lines<'_, G> {
                 self.record(mv, short);
             }
             return Ok(!wins.is_empty());
+        }
+        if self.game.help_hopeless(s, self.winner, 1) {
+            return Ok(false);
         }
         let mut found = false;
         for mv in self.game.moves(s) {

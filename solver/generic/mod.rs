@@ -60,6 +60,13 @@ pub trait TurnGame: Sync {
         false
     }
 
+    /// The side whose turn `s` is in: the mover, except where a choice of the other
+    /// side completes the turn (`completes_turn`: an Underworld King's placement is
+    /// made by its owner within the capturer's turn). Help play counts turns by it.
+    fn turn_owner(&self, s: &Self::State) -> Color {
+        self.mover(s)
+    }
+
     /// The sequences of one ply that `moves` (the moves of `s`) make: one each, times
     /// the choices that complete a turn. What perft's last ply counts without playing
     /// every move where the game can tell.

@@ -322,12 +322,30 @@ impl MateTables {
         flights: bool,
         kings_check: bool,
     ) -> bool {
+        let (win_left, lose_left) = moves_left(pos, winner, turns);
+        self.hopeless_within(geo, pos, winner, win_left, lose_left, flights, kings_check)
+    }
+
+    /// Whether `!winner` surely cannot be mated by `winner` in `pos` when the winner
+    /// makes at most `win_left` more moves on this board and the other side
+    /// `lose_left`, in any order (the mate made by the winner's last): `hopeless` with
+    /// the moves counted by the caller, for a game whose turns are not one move each.
+    #[allow(clippy::too_many_arguments)]
+    pub fn hopeless_within<G: Geometry>(
+        &self,
+        geo: &G,
+        pos: &Position,
+        winner: Color,
+        win_left: u32,
+        lose_left: u32,
+        flights: bool,
+        kings_check: bool,
+    ) -> bool {
         let loser = !winner;
         let board = pos.board();
         let Some(king) = board.king(loser) else {
             return false;
         };
-        let (win_left, lose_left) = moves_left(pos, winner, turns);
         let (win_left, lose_left) = (win_left.min(254) as u8, lose_left.min(254) as u8);
         // For each square: the fewest moves of the winner to check a king there, to
         // attack it, and of the loser's men to stand there.

@@ -9,9 +9,11 @@
 //! - this file: the turn cycle and inactive boards (4.1), World moves and their drops,
 //!   mate and stalemate (4.5, 4.8a), rounds (4.8b), as a `TurnGame` of the solver core;
 //! - `setup`: reading and writing a position line (formats.md 1);
-//! - `notation`: moves as `--json` and composers write them (4.7).
+//! - `notation`: moves as `--json` and composers write them (4.7);
+//! - `help_bound`: the bound of help play (a mate on the World out of reach).
 
 pub mod drops;
+pub mod help_bound;
 pub mod notation;
 pub mod setup;
 pub mod state;
@@ -264,6 +266,33 @@ impl TurnGame for Underworld {
 
     fn completes_turn(&self, s: &UState) -> bool {
         s.placing.is_some()
+    }
+
+    /// The phase's side: a captured Underworld King is placed by its owner within the
+    /// capturer's turn (rules.md 4.8e).
+    fn turn_owner(&self, s: &UState) -> Color {
+        s.phase.color()
+    }
+
+    /// At WW, the last move of White's turn: White's mates on the World, which are the
+    /// FIDE mates of that board (rule 4.5: check, and no legal World move).
+    fn winning_moves(&self, s: &UState) -> Option<Vec<UMove>> {
+        if s.phase != Phase::WW || s.placing.is_some() || self.world_check(s, Color::Black) {
+            return None;
+        }
+        if self.mated_after_last_turn(s) {
+            return Some(Vec::new());
+        }
+        static FIDE: std::sync::OnceLock<crate::game::Game<Standard>> = std::sync::OnceLock::new();
+        let fide = FIDE.get_or_init(crate::game::Game::fide);
+        let mut list = crate::moves::MoveList::new();
+        crate::search::last_move::mating_moves(fide, &s.world_for(Color::White), &mut list);
+        Some(list.iter().map(|&m| UMove::World(m)).collect())
+    }
+
+    /// A mate on the World out of reach (`help_bound`).
+    fn help_hopeless(&self, s: &UState, winner: Color, turns: u32) -> bool {
+        help_bound::mate_out_of_reach(s, winner, turns)
     }
 
     fn key(&self, s: &UState) -> u64 {
