@@ -416,6 +416,73 @@ fn an_interrupted_run_keeps_its_puzzles_and_resumes() {
     );
 }
 
+/// `--spread` (issue 41): four times the count proved, the count kept at evenly spaced
+/// ranks of hardness (effort times one more than the tries), easiest first, with their
+/// levels; the same set when the run is made in two steps with -o.
+#[test]
+fn a_spread_set_runs_from_the_easiest_to_the_hardest() {
+    let base = ["--stip", "#2", "--seed", "7", "--count", "6", "--spread"];
+    let set: Vec<Value> = generate(&[&base[..], &["--json"]].concat())
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<(u64, u64)> = set
+        .iter()
+        .map(|v| (v["level"].as_u64().unwrap(), v["index"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        ids,
+        [(1, 662), (1, 1640), (2, 995), (3, 1785), (4, 86), (5, 837)]
+    );
+    let hardness: Vec<u64> = set
+        .iter()
+        .map(|v| v["effort"].as_u64().unwrap() * (1 + v["tries"].as_array().unwrap().len() as u64))
+        .collect();
+    assert!(hardness.windows(2).all(|w| w[0] <= w[1]), "{hardness:?}");
+    // The pool of 24: the set's first is the easiest of all 24 and its last the hardest.
+    let pool = generate(&[
+        "--stip",
+        "#2",
+        "--seed",
+        "7",
+        "--count",
+        "24",
+        "--qualities",
+        "--json",
+    ]);
+    let pool: Vec<u64> = pool
+        .iter()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["effort"].as_u64().unwrap() * (1 + v["tries"].as_array().unwrap().len() as u64)
+        })
+        .collect();
+    assert_eq!(hardness.first(), pool.iter().min());
+    assert_eq!(hardness.last(), pool.iter().max());
+    // In two steps with -o: the pool is kept in FILE.pool, the set written whole.
+    let path = temp("spread.epd");
+    let file = path.to_str().unwrap();
+    let _ = std::fs::remove_file(path.with_extension("epd.pool"));
+    assert!(generate(&[&base[..], &["--candidates", "300", "-o", file]].concat()).is_empty());
+    // The 6 puzzles of the first 300 candidates: the whole pool so far.
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 6);
+    assert_eq!(
+        std::fs::read_to_string(path.with_extension("epd.pool"))
+            .unwrap()
+            .lines()
+            .count(),
+        6
+    );
+    assert!(generate(&[&base[..], &["-o", file]].concat()).is_empty());
+    let lines = generate(&base);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        lines.join("\n") + "\n"
+    );
+    let ids: Vec<String> = lines.iter().filter_map(|l| op(l, "id")).collect();
+    assert_eq!(ids, ["7-662", "7-1640", "7-995", "7-1785", "7-86", "7-837"]);
+}
+
 #[test]
 fn parameters_that_cannot_make_a_run_are_refused() {
     let cases: &[(&[&str], &str)] = &[
@@ -428,6 +495,7 @@ fn parameters_that_cannot_make_a_run_are_refused() {
         (&["--stip", "#2"], "generate: give --count N (puzzles) or --candidates M (candidates to look at), or both\n"),
         (&["--stip", "#2", "--count", "1", "--shard", "3/3"], "generate: --shard 3/3: write K/N with 0 <= K < N (or N alone inside a Slurm array or a Kubernetes Indexed Job)\n"),
         (&["--stip", "#2", "--count", "1", "--underworld", "4k3/8/8/8/8/8/8/4K3"], "generate: --underworld: a generated diagram draws its own boards; ask for Underworld with --underworld-chess\n"),
+        (&["--stip", "pg 3.0", "--count", "1", "--spread"], "generate: --spread: a proof game (pg 3.0) has no measured effort to spread a set over\n"),
     ];
     for (args, message) in cases {
         let out = fairysolve(&[&["generate"][..], args].concat());

@@ -108,23 +108,45 @@ fn a_quiet_key_is_no_check_no_capture_no_flight_taken() {
     assert!(seen[0] > 5 && seen[1] > 5, "quiet and not: {seen:?}");
 }
 
-/// The line of a puzzle without the man on `square`, its stipulation kept.
-fn without(line: &str, square: &str, stip: &str) -> String {
-    let gone: Square = square.parse().unwrap();
-    let pos = diagram(line);
+/// The diagram of a puzzle's line: its FEN fields and variant operations, without
+/// `stip`, `id` and `pv`.
+fn diagram_part(line: &str) -> &str {
+    line.split(" stip \"").next().unwrap()
+}
+
+/// The men of a line's placement, by square index (a1 = 0), read without a move
+/// generator (a variant's diagram need not be a legal FIDE position).
+fn placement(line: &str) -> [Option<char>; 64] {
     let mut men = [None; 64];
-    for sq in pos.board().occupied() {
-        if sq != gone {
-            men[usize::from(sq)] = pos.board().piece_at(sq).map(|p| p.char());
+    for (row, text) in line.split(' ').next().unwrap().split('/').enumerate() {
+        let mut file = 0;
+        for c in text.chars() {
+            match c.to_digit(10) {
+                Some(n) => file += n as usize,
+                None => {
+                    men[(7 - row) * 8 + file] = Some(c);
+                    file += 1;
+                }
+            }
         }
     }
-    let fields: Vec<&str> = line.split(' ').collect();
+    men
+}
+
+/// The line of a puzzle without the man on `square`, its variant operations and
+/// stipulation kept.
+fn without(line: &str, square: &str, stip: &str) -> String {
+    let gone: Square = square.parse().unwrap();
+    let mut men = placement(line);
+    men[usize::from(gone)] = None;
+    let fields: Vec<&str> = diagram_part(line).splitn(5, ' ').collect();
     format!(
-        "{} {} {} {} stip \"{stip}\";",
+        "{} {} {} {} {} stip \"{stip}\";",
         common::placement_fen(&men),
         fields[1],
         fields[2],
-        fields[3]
+        fields[3],
+        fields.get(4).unwrap_or(&"")
     )
 }
 
@@ -150,25 +172,58 @@ fn solved(line: &str) -> Option<(Value, Value)> {
 /// unsound, shorter or with another solution, unless retro-analysis refuses the diagram.
 #[test]
 fn superfluous_men_are_superfluous_and_the_others_are_needed() {
+    let (checked, economical) = economy_holds(&[], 12, 4);
+    assert!(
+        checked[0] > 3 && checked[1] > 50,
+        "superfluous, needed: {checked:?}"
+    );
+    assert_eq!(economical, 16);
+}
+
+/// The same under each single-board game: `solve` and `retro` play the game's own
+/// rules (a man's fall, a fee, a displaced half of the board) on every diagram without
+/// one man.
+#[test]
+fn superfluous_men_are_superfluous_under_every_single_board_game() {
+    for game in [
+        &["--trapdoor", "1"][..],
+        &["--taxi", "3 3"],
+        &["--earthquake", "1 0"],
+        &["--trapdoor", "2", "--earthquake", "0 -1"],
+    ] {
+        let (checked, economical) = economy_holds(game, 4, 2);
+        assert!(
+            checked[0] + checked[1] > 20 && checked[1] > 10,
+            "{game:?}: superfluous, needed: {checked:?}"
+        );
+        assert!(economical >= 4, "{game:?}: {economical} asked for economy");
+    }
+}
+
+/// Checks economy on `#2` and `h#2` runs of seeds 1 and 2 with `game`'s flags: `decided`
+/// puzzles with every quality decided and `asked` asking for the `economy` theme, each
+/// man removed in turn. The men found superfluous and needed, and the puzzles asked for.
+fn economy_holds(game: &[&str], decided: u32, asked: u32) -> ([usize; 2], usize) {
     let mut checked = [0; 2];
     let mut economical = 0;
     for (stip, seeds) in [("#2", 1..=2), ("h#2", 1..=2)] {
         for seed in seeds {
             // A run asking for economy takes superfluous men off its candidates: each
             // man of what it hands out must be needed.
-            let asked = puzzles(stip, 4, seed + 10, &["--theme", "economy"]);
+            let asked = puzzles(
+                stip,
+                asked,
+                seed + 10,
+                &[game, &["--theme", "economy"]].concat(),
+            );
             for p in &asked {
                 assert_eq!(p["qualities"]["economy"], true, "{p}");
             }
             economical += asked.len();
-            let decided = puzzles(stip, 12, seed, &["--qualities"]);
+            let decided = puzzles(stip, decided, seed, &[game, &["--qualities"]].concat());
             for p in decided.into_iter().chain(asked) {
                 let line = p["epd"].as_str().unwrap();
-                let own = solved(&format!(
-                    "{} stip \"{stip}\";",
-                    line.split(' ').take(4).collect::<Vec<_>>().join(" ")
-                ))
-                .unwrap();
+                let own = solved(&format!("{} stip \"{stip}\";", diagram_part(line))).unwrap();
                 let superfluous: Vec<String> = p["qualities"]["superfluous"]
                     .as_array()
                     .unwrap()
@@ -179,12 +234,11 @@ fn superfluous_men_are_superfluous_and_the_others_are_needed() {
                     p["qualities"]["economy"].as_bool(),
                     Some(superfluous.is_empty())
                 );
-                let pos = diagram(line);
-                for sq in pos.board().occupied() {
-                    if pos.board().role_at(sq) == Some(Role::King) {
+                for (i, man) in placement(line).iter().enumerate() {
+                    if matches!(man, None | Some('K' | 'k')) {
                         continue;
                     }
-                    let name = sq.to_string();
+                    let name = Square::new(i as u32).to_string();
                     let other = solved(&without(line, &name, stip));
                     if superfluous.contains(&name) {
                         assert_eq!(other.as_ref(), Some(&own), "{line}: without {name}");
@@ -205,11 +259,7 @@ fn superfluous_men_are_superfluous_and_the_others_are_needed() {
             }
         }
     }
-    assert!(
-        checked[0] > 3 && checked[1] > 50,
-        "superfluous, needed: {checked:?}"
-    );
-    assert_eq!(economical, 16);
+    (checked, economical)
 }
 
 /// The mated king's field (its square and the squares around it) with the number of

@@ -6,6 +6,7 @@ use super::limits::{install_interrupt_handler, interrupted, why_stopped};
 use super::VariantFlags;
 use clap::Args;
 use fairysolve::generate::repeats::repeat_keys;
+use fairysolve::generate::spread::{self, POOL};
 use fairysolve::generate::{examine, Board, Puzzle, Spec, Theme};
 use fairysolve::problem::Stipulation;
 use fairysolve::search::tt::Table;
@@ -54,6 +55,11 @@ pub struct GenerateArgs {
     /// be given more than once, or separated by commas).
     #[arg(long = "theme", value_name = "T")]
     pub themes: Vec<String>,
+    /// A set spread over difficulty: prove four times --count puzzles and keep --count
+    /// of them at evenly spaced ranks of hardness (effort times one more than the
+    /// tries), easiest first, written when the run ends (docs/positions.md).
+    #[arg(long, requires = "count")]
+    pub spread: bool,
     /// Decide economy (the superfluous men) for every puzzle, not only when the
     /// `economy` theme asks for it: a proof again without each man.
     #[arg(long)]
@@ -95,6 +101,55 @@ thread_local! {
 /// Candidates examined between two saves of the place reached.
 const CHUNK: u64 = 256;
 
+/// The puzzles a run proves before it stops: `--count`, or with `--spread` the pool the
+/// set is chosen from.
+fn target(args: &GenerateArgs) -> Option<u64> {
+    args.count.map(|c| {
+        if args.spread {
+            c.saturating_mul(POOL)
+        } else {
+            c
+        }
+    })
+}
+
+/// Where a spread run keeps its pool between runs: FILE.pool, a JSON line per puzzle.
+fn pool_path(output: &Path) -> PathBuf {
+    let mut p = output.as_os_str().to_owned();
+    p.push(".pool");
+    PathBuf::from(p)
+}
+
+/// The pool of a spread run written to FILE before (`found` puzzles).
+fn load_pool(output: &Path, found: u64) -> Result<Vec<Puzzle>, String> {
+    let path = pool_path(output);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: cannot be read ({e}): the pool of this spread run is lost; remove {} to start again",
+            path.display(),
+            output.display()
+        )
+    })?;
+    let mut pool = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let puzzle = serde_json::from_str(line)
+            .ok()
+            .and_then(|v| spread::from_json(&v))
+            .ok_or_else(|| {
+                format!(
+                    "{}, line {}, column 1: not a puzzle of generate",
+                    path.display(),
+                    i + 1
+                )
+            })?;
+        pool.push(puzzle);
+    }
+    // A pool file may hold puzzles written after the last save of the place: those
+    // candidates are examined again, and their puzzles found again.
+    pool.truncate(found as usize);
+    Ok(pool)
+}
+
 fn range(text: &str) -> Option<(u32, u32)> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
@@ -132,6 +187,11 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
     let text = args.stip.as_deref().unwrap_or_default();
     let stip = Stipulation::parse(text)
         .ok_or_else(|| format!("--stip {text}: not a stipulation (#N, s#N, h#N, h#N.5)"))?;
+    if args.spread && stip.aim.is_proof_game() {
+        return Err(format!(
+            "--spread: a proof game ({stip}) has no measured effort to spread a set over"
+        ));
+    }
     let v = &args.variants;
     for (flag, given) in [
         ("--underworld", &v.underworld),
@@ -198,6 +258,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
         themes,
         // A gallery is for an editor choosing: it shows every quality.
         every_quality: args.qualities || args.html.is_some(),
+        measure_effort: args.spread,
         seed: args.seed,
         squares: fairysolve::Bitboard::EMPTY,
     }
@@ -209,7 +270,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
 /// count and the candidates are not part of it: a rerun with more of either goes on.
 fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
     format!(
-        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} json={} qualities={}",
+        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} json={} qualities={} spread={}",
         spec.stip,
         spec.board,
         spec.ops,
@@ -220,7 +281,8 @@ fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
         shard.0,
         shard.1,
         args.json,
-        spec.every_quality
+        spec.every_quality,
+        args.spread
     )
 }
 
@@ -283,6 +345,17 @@ fn save_place(output: &Path, run: &str, place: &Place) -> std::io::Result<()> {
     std::fs::rename(&tmp, &path)
 }
 
+/// A puzzle of a spread set: its JSON line names its level in the set.
+fn write_spread(out: &mut dyn Write, level: usize, p: &Puzzle, json: bool) -> std::io::Result<()> {
+    if json {
+        let mut v = p.json();
+        v["level"] = json!(level);
+        writeln!(out, "{v}")
+    } else {
+        writeln!(out, "{}", p.line())
+    }
+}
+
 fn write_puzzle(out: &mut dyn Write, p: &Puzzle, json: bool) -> std::io::Result<()> {
     if json {
         writeln!(out, "{}", p.json())
@@ -327,12 +400,12 @@ pub fn run(args: GenerateArgs) -> bool {
             match load_place(path, &run) {
                 // The file holds more puzzles than asked for: they stay proved and
                 // written, and a run that kept them would not give --count puzzles.
-                Ok(Some(p)) if args.count.is_some_and(|c| p.found > c) => {
+                Ok(Some(p)) if target(&args).is_some_and(|c| p.found > c) => {
                     eprintln!(
                         "generate: {} already holds {} puzzles of this run, more than --count {}: give --count {} or more to go on, or another -o",
                         path.display(),
                         p.found,
-                        args.count.unwrap_or(0),
+                        target(&args).unwrap_or(0),
                         p.found
                     );
                     return false;
@@ -344,11 +417,13 @@ pub fn run(args: GenerateArgs) -> bool {
                     return false;
                 }
             }
+            // A spread set is written whole when the run ends.
+            let fresh = place.next == 0 || args.spread;
             let file = std::fs::OpenOptions::new()
                 .create(true)
-                .append(place.next > 0)
+                .append(!fresh)
                 .write(true)
-                .truncate(place.next == 0)
+                .truncate(fresh)
                 .open(path);
             match file {
                 Ok(f) => Box::new(std::io::BufWriter::new(f)),
@@ -404,7 +479,7 @@ fn generate_run(
         "candidates"
     };
     let bar = std::io::stderr().is_terminal().then(|| {
-        let b = ProgressBar::new(args.count.unwrap_or(limit));
+        let b = ProgressBar::new(target(args).unwrap_or(limit));
         b.set_style(
             ProgressStyle::with_template(&format!(
                 "{{spinner}} {{pos}}/{{len}} {counted}, {{msg}} ({{elapsed}}, about {{eta}} left)"
@@ -417,7 +492,40 @@ fn generate_run(
     let first = place.next;
     let mut ok = true;
     let mut found = Vec::new();
-    'run: while place.next < limit && args.count.is_none_or(|c| place.found < c) {
+    // A spread run's pool: the puzzles proved so far, kept in FILE.pool with -o.
+    let mut pool_file = None;
+    if args.spread {
+        if let Some(path) = &args.output {
+            if place.next > 0 {
+                match load_pool(path, place.found) {
+                    Ok(pool) => found = pool,
+                    Err(e) => {
+                        eprintln!("generate: {e}");
+                        return false;
+                    }
+                }
+            }
+            let opened = std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .truncate(true)
+                .open(pool_path(path));
+            match opened {
+                Ok(f) => {
+                    let mut w = std::io::BufWriter::new(f);
+                    for p in &found {
+                        let _ = writeln!(w, "{}", p.json());
+                    }
+                    pool_file = Some(w);
+                }
+                Err(e) => {
+                    eprintln!("generate: {}: {e}", pool_path(path).display());
+                    return false;
+                }
+            }
+        }
+    }
+    'run: while place.next < limit && target(args).is_none_or(|c| place.found < c) {
         let chunk = CHUNK.min(limit - place.next);
         let js: Vec<u64> = (place.next..place.next + chunk).collect();
         let results: Vec<_> = pool.install(|| {
@@ -438,20 +546,30 @@ fn generate_run(
                 continue;
             }
             place.seen.extend(keys);
-            if let Err(e) = write_puzzle(out, &puzzle, args.json) {
+            let written = if args.spread {
+                pool_file
+                    .as_mut()
+                    .map_or(Ok(()), |w| writeln!(w, "{}", puzzle.json()))
+            } else {
+                write_puzzle(out, &puzzle, args.json)
+            };
+            if let Err(e) = written {
                 eprintln!("generate: cannot write: {e}");
                 ok = false;
                 break 'run;
             }
             place.found += 1;
-            if args.html.is_some() {
+            if args.html.is_some() || args.spread {
                 found.push(puzzle);
             }
-            if args.count.is_some_and(|c| place.found >= c) {
+            if target(args).is_some_and(|c| place.found >= c) {
                 break;
             }
         }
         let _ = out.flush();
+        if let Some(w) = pool_file.as_mut() {
+            let _ = w.flush();
+        }
         if let Some(path) = &args.output {
             if let Err(e) = save_place(path, run, place) {
                 eprintln!("generate: {}: {e}", resume_path(path).display());
@@ -476,6 +594,19 @@ fn generate_run(
         b.finish_and_clear();
     }
     let stopped = stop.load(Ordering::Relaxed);
+    let pool_size = found.len();
+    if args.spread {
+        // The set: chosen from the pool so far, also when the run was stopped.
+        let set = spread::spread(std::mem::take(&mut found), args.count.unwrap_or(0) as usize);
+        for (level, puzzle) in &set {
+            if let Err(e) = write_spread(out, *level, puzzle, args.json) {
+                eprintln!("generate: cannot write: {e}");
+                ok = false;
+                break;
+            }
+        }
+        found = set.into_iter().map(|(_, p)| p).collect();
+    }
     let _ = out.flush();
     if let Some(path) = &args.output {
         if let Err(e) = save_place(path, run, place) {
@@ -489,10 +620,19 @@ fn generate_run(
             ok = false;
         }
     }
+    let kept = if args.spread {
+        found.len() as u64
+    } else {
+        place.found
+    };
     let summary = format!(
-        "generate: {} puzzle{} from {} candidate{} of shard {k}/{n}{}",
-        place.found,
-        if place.found == 1 { "" } else { "s" },
+        "generate: {kept} puzzle{}{} from {} candidate{} of shard {k}/{n}{}",
+        if kept == 1 { "" } else { "s" },
+        if args.spread {
+            format!(" (spread over difficulty from {pool_size} proved)")
+        } else {
+            String::new()
+        },
         place.next,
         if place.next == 1 { "" } else { "s" },
         if stopped {

@@ -20,6 +20,7 @@ mod proof_game;
 pub mod prove;
 pub mod quality;
 pub mod repeats;
+pub mod spread;
 
 use crate::bitboard::Bitboard;
 use crate::epd::{parse_line, Line};
@@ -203,6 +204,8 @@ pub struct Spec {
     pub themes: Vec<Theme>,
     /// Decide every quality, economy included, whether a theme asks for it or not.
     pub every_quality: bool,
+    /// Measure each puzzle's effort (`spread`) even where not every quality is asked.
+    pub measure_effort: bool,
     pub seed: u64,
     /// The squares the geometry has (filled in by `Spec::check`).
     pub squares: Bitboard,
@@ -781,15 +784,15 @@ thread_local! {
     static EFFORT_TABLE: std::cell::RefCell<Option<Table>> = const { std::cell::RefCell::new(None) };
 }
 
-/// A puzzle's effort when the run asks for every quality (`None` otherwise), measured
-/// by `measure` with a table of 1 MB as `Table::new` leaves it (cleared, not allocated
-/// again: no memory churn), so the count depends on the puzzle alone; 0 when even 1 MB
-/// cannot be had.
+/// A puzzle's effort when the run asks for every quality or for a spread set (`None`
+/// otherwise), measured by `measure` with a table of 1 MB as `Table::new` leaves it
+/// (cleared, not allocated again: no memory churn), so the count depends on the puzzle
+/// alone; 0 when even 1 MB cannot be had.
 fn effort(
     spec: &Spec,
     measure: impl FnOnce(&Table) -> Result<u64, Stopped>,
 ) -> Result<Option<u64>, Stopped> {
-    if !spec.every_quality {
+    if !spec.every_quality && !spec.measure_effort {
         return Ok(None);
     }
     with_effort_table(measure).map(Some)
