@@ -8,6 +8,9 @@ use fairysolve::glass::{perft_line, read_line, GState, Glass, Side};
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use std::sync::atomic::AtomicBool;
+#[path = "../solver/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 fn state(line: &str) -> GState {
     read_line(line)
@@ -239,4 +242,154 @@ fn bad_glass_lines_are_located() {
             Err(e) => assert_eq!(e, want, "{line}"),
         }
     }
+}
+
+/// Every help line by brute force (rules.md 8.2 on Looking-Glass): `turns` moves taken
+/// alternately, no end before the last, the last a capture of Black's king by White.
+fn help_lines(
+    g: &Glass,
+    s: &GState,
+    turns: u32,
+    line: &mut Vec<String>,
+    out: &mut Vec<Vec<String>>,
+) {
+    for mv in g.moves(s) {
+        let next = g.play(s, mv);
+        line.push(g.coord(s, mv));
+        let end = g.end(&next);
+        if turns == 1 {
+            if end == Some(End::Win(fairysolve::types::Color::White)) {
+                out.push(line.clone());
+            }
+        } else if end.is_none() {
+            help_lines(g, &next, turns - 1, line, out);
+        }
+        line.pop();
+    }
+}
+
+/// A random position of both boards for help play: the kings on either board, a few
+/// White men about the Black king (on either board), a few Black men, either side to
+/// move, no castling. `None` when the reader refuses it.
+fn random_help_line(rng: &mut Rng) -> Option<(String, GState)> {
+    const WHITE: &[char] = &['Q', 'R', 'B', 'N', 'P', 'P'];
+    const BLACK: &[char] = &['q', 'r', 'b', 'n', 'p', 'p'];
+    let mut boards = [[None::<char>; 64]; 2];
+    let near = |rng: &mut Rng, sq: usize, r: i32| -> usize {
+        let f = (sq % 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
+        let k = (sq / 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
+        (k.clamp(0, 7) * 8 + f.clamp(0, 7)) as usize
+    };
+    let bk = rng.below(64);
+    boards[rng.below(2)][bk] = Some('k');
+    let wk = rng.below(64);
+    let wb = rng.below(2);
+    if boards[wb][wk].is_none() {
+        boards[wb][wk] = Some('K');
+    }
+    for _ in 0..1 + rng.below(3) {
+        let (b, sq) = (rng.below(2), near(rng, bk, 3));
+        if boards[b][sq].is_none() {
+            boards[b][sq] = Some(WHITE[rng.below(WHITE.len())]);
+        }
+    }
+    for _ in 0..rng.below(3) {
+        let (b, sq) = (rng.below(2), rng.below(64));
+        if boards[b][sq].is_none() {
+            boards[b][sq] = Some(BLACK[rng.below(BLACK.len())]);
+        }
+    }
+    // No pawn on a first or last rank.
+    for b in &mut boards {
+        for (sq, c) in b.iter_mut().enumerate() {
+            if matches!(c, Some('P' | 'p')) && !(8..56).contains(&sq) {
+                *c = None;
+            }
+        }
+    }
+    let fen = |b: &[Option<char>; 64]| {
+        (0..8)
+            .rev()
+            .map(|rank| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for file in 0..8 {
+                    match b[rank * 8 + file] {
+                        Some(c) => {
+                            if empty > 0 {
+                                row.push_str(&empty.to_string());
+                            }
+                            empty = 0;
+                            row.push(c);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                }
+                row
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let turn = if rng.below(2) == 0 { 'w' } else { 'b' };
+    let line = format!(
+        "{} {turn} - - mirror \"{}\";",
+        fen(&boards[0]),
+        fen(&boards[1])
+    );
+    let s = read_line(&line).ok()?.state;
+    Some((line, s))
+}
+
+/// rules.md 8.2 on Looking-Glass with the bound of help play (`glass::help_bound`) and
+/// the last move found among the king's captures: on random positions of both boards,
+/// help play finds exactly the lines that playing every move of both sides finds, one
+/// to four moves deep.
+#[test]
+fn help_play_with_its_bound_finds_every_line_played_out() {
+    use fairysolve::generic::help::solve_help;
+    use fairysolve::types::Color;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let stop = AtomicBool::new(false);
+    let (mut compared, mut with_lines, mut bounded) = (0, 0, 0);
+    while compared < 500 {
+        let Some((line, s)) = random_help_line(&mut rng) else {
+            continue;
+        };
+        // White's move last: one or three from White's, two or four from Black's.
+        let deep = rng.below(4) == 0;
+        let turns = match (s.turn, deep) {
+            (Color::White, false) => 1,
+            (Color::White, true) => 3,
+            (Color::Black, false) => 2,
+            (Color::Black, true) => 4,
+        };
+        let g = Glass {
+            attacker: Color::White,
+        };
+        let table = Table::new(8);
+        let sol = solve_help(&g, &s, Color::White, turns, &[], &table, &stop, None);
+        assert!(sol.complete);
+        let mut found: Vec<Vec<String>> = sol
+            .solutions
+            .iter()
+            .map(|l| l.iter().map(|(c, _)| c.clone()).collect())
+            .collect();
+        found.sort();
+        let mut all = Vec::new();
+        help_lines(&g, &s, turns, &mut Vec::new(), &mut all);
+        all.sort();
+        assert_eq!(found, all, "{line}, {turns} turns");
+        compared += 1;
+        with_lines += usize::from(!all.is_empty());
+        bounded += usize::from(fairysolve::glass::help_bound::capture_out_of_reach(
+            &s,
+            Color::White,
+            turns,
+        ));
+    }
+    assert!(with_lines >= 100, "{with_lines} positions with a line");
+    assert!(bounded >= 100, "{bounded} positions bounded at the root");
 }

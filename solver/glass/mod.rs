@@ -7,8 +7,10 @@
 //!   `TurnGame` of the solver core;
 //! - `setup`: reading and writing a position line (formats.md 1: `mirror`, `ep_board`,
 //!   castling per board);
-//! - `notation`: moves with their board (`R:e2e4`, `M:g8f6`).
+//! - `notation`: moves with their board (`R:e2e4`, `M:g8f6`);
+//! - `help_bound`: the bound of help play (the king's capture out of reach).
 
+pub mod help_bound;
 pub mod notation;
 pub mod referee;
 pub mod setup;
@@ -269,6 +271,23 @@ impl TurnGame for Glass {
             return s.ended;
         }
         (!self.has_move(s)).then_some(End::Draw)
+    }
+
+    /// The moves that take the other king (rule 5.3): a capture on its square, on its
+    /// board (castling takes nothing).
+    fn winning_moves(&self, s: &GState) -> Option<Vec<GMove>> {
+        let king = s.king(!s.turn);
+        Some(
+            self.moves(s)
+                .into_iter()
+                .filter(|m| m.mv.kind != MoveKind::Castle && king == Some((m.mv.to, m.side)))
+                .collect(),
+        )
+    }
+
+    /// The king's capture out of reach (`help_bound`).
+    fn help_hopeless(&self, s: &GState, winner: Color, turns: u32) -> bool {
+        help_bound::capture_out_of_reach(s, winner, turns)
     }
 
     /// Every move is one sequence: nothing completes a turn here.

@@ -455,7 +455,13 @@ impl MateTables {
 /// The moves of `winner` and of the other side in the last `turns` turns from `pos`,
 /// taken alternately from the side to move.
 pub fn moves_left(pos: &Position, winner: Color, turns: u32) -> (u32, u32) {
-    if pos.turn() == winner {
+    moves_left_of(pos.turn(), winner, turns)
+}
+
+/// The moves of `winner` and of the other side in `turns` turns of one move each, taken
+/// alternately from `mover`'s.
+pub fn moves_left_of(mover: Color, winner: Color, turns: u32) -> (u32, u32) {
+    if mover == winner {
         (turns.div_ceil(2), turns / 2)
     } else {
         (turns / 2, turns.div_ceil(2))

@@ -1,0 +1,105 @@
+//! The bound of Looking-Glass help play (`TurnGame::help_hopeless`, rules.md 5 and 8.2):
+//! a state from which the winner cannot capture the other king within the turns left
+//! is skipped.
+//!
+//! The win is the capture of the king (rule 5.3): with its last move a man of the
+//! winner's lands on the square where the loser's king stands. A man moves by FIDE
+//! rules on its own board and then may pass to the same square of the other board
+//! (rule 5.2), so on either board it stands where a FIDE man of its kind would after
+//! as many moves: counted on an empty board (captures wherever a pawn wants one,
+//! promotion to any piece, `search::mate_bound`), each real count is at least the
+//! relaxed one, and the king's walk at least its king steps. A state is hopeless when
+//! no square is both within the loser's king's walk in the loser's moves left and
+//! within some man's reach in the winner's. Castling moves a king or rook further in
+//! one move: while either side keeps a castling right nothing is bounded.
+//!
+//! `tests/glass.rs` checks help play with the bound against every line played out on
+//! random positions of both boards.
+
+use super::GState;
+use crate::geometry::Standard;
+use crate::search::mate_bound::{moves_left_of, MateTables, FAR};
+use crate::types::{Color, Role, Square};
+use std::sync::{Arc, OnceLock};
+
+/// The distances of the standard board, once per process.
+fn tables() -> &'static MateTables {
+    static TABLES: OnceLock<Arc<MateTables>> = OnceLock::new();
+    TABLES.get_or_init(|| MateTables::for_geometry(&Standard))
+}
+
+/// The forms a pawn may take on the way (it may promote).
+const FORMS: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
+
+/// Whether `winner` surely cannot capture the other king with the last of `turns`
+/// turns (one move each, taken alternately from the side to move) from `s`.
+pub fn capture_out_of_reach(s: &GState, winner: Color, turns: u32) -> bool {
+    if s.ended.is_some() || s.boards.iter().any(|b| b.castling().is_nonempty()) {
+        return false;
+    }
+    let Some((king, _)) = s.king(!winner) else {
+        return false;
+    };
+    let (win_left, lose_left) = moves_left_of(s.turn, winner, turns);
+    let t = tables();
+    // The squares the loser's king may stand on at the capture.
+    let walk: Vec<Square> = Square::all()
+        .filter(|&sq| king_steps(king, sq) <= lose_left)
+        .collect();
+    for b in &s.boards {
+        for (from, piece) in b.board().pieces() {
+            if piece.color != winner {
+                continue;
+            }
+            let forms: &[Role] = if piece.role == Role::Pawn {
+                &FORMS
+            } else {
+                std::slice::from_ref(&piece.role)
+            };
+            let reaches = |to: Square| {
+                forms.iter().any(|&form| {
+                    let d = t.distance(winner, piece.role, from, form, to);
+                    d != FAR && u32::from(d) <= win_left
+                })
+            };
+            if walk.iter().any(|&to| reaches(to)) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The king's steps from `a` to `b` on an empty board.
+fn king_steps(a: Square, b: Square) -> u32 {
+    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
+    df.max(dr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(line: &str) -> GState {
+        super::super::read_line(line).expect("a valid line").state
+    }
+
+    /// A rook a knight's move from the black king takes it in two moves of its own
+    /// (three turns from White's), never in one; a rook on the king's file takes it
+    /// at once, on the Mirror board too.
+    #[test]
+    fn a_king_out_of_every_reach_is_not_taken() {
+        let far = state("8/8/8/3k4/8/2R5/8/K7 w - - mirror \"8/8/8/8/8/8/8/8\";");
+        assert!(capture_out_of_reach(&far, Color::White, 1));
+        assert!(!capture_out_of_reach(&far, Color::White, 3));
+        let near = state("8/8/8/8/8/8/8/K7 w - - mirror \"8/8/8/3k4/8/8/8/3R4\";");
+        assert!(!capture_out_of_reach(&near, Color::White, 1));
+    }
+}
