@@ -200,6 +200,67 @@ fn superfluous_men_are_superfluous_under_every_single_board_game() {
     }
 }
 
+/// On the two-board games too: a man called superfluous (named with its board), removed
+/// from its board, leaves `solve` proving the same solutions; every other man but the
+/// kings, removed, leaves the line unreadable, unsound or solved otherwise.
+#[test]
+fn superfluous_men_are_superfluous_on_the_two_board_games() {
+    // Underworld help-mates are slow to generate (docs/speed.md): its direct mates only.
+    let runs: [(&str, [char; 2], &[&str]); 2] = [
+        ("--looking-glass", ['R', 'M'], &["#2", "h#2"]),
+        ("--underworld-chess", ['W', 'U'], &["#2"]),
+    ];
+    for (flag, letters, stips) in runs {
+        let mut checked = [0; 2];
+        for &stip in stips {
+            for p in puzzles(stip, 8, 5, &[flag, "--qualities"]) {
+                let line = p["epd"].as_str().unwrap();
+                let diagram = diagram_part(line);
+                let own = solved(&format!("{diagram} stip \"{stip}\";")).unwrap();
+                let superfluous: Vec<&str> = p["qualities"]["superfluous"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap())
+                    .collect();
+                let (first, rest) = diagram.split_once(' ').unwrap();
+                let second = rest.split('"').nth(1).unwrap();
+                for (b, text) in [first, second].into_iter().enumerate() {
+                    for (i, man) in placement(text).iter().enumerate() {
+                        let Some(man) = man.filter(|m| !matches!(m, 'K' | 'k')) else {
+                            continue;
+                        };
+                        let mut men = placement(text);
+                        men[i] = None;
+                        let smaller = common::placement_fen(&men);
+                        let without = if b == 0 {
+                            format!("{smaller} {rest} stip \"{stip}\";")
+                        } else {
+                            format!(
+                                "{first} {} stip \"{stip}\";",
+                                rest.replacen(second, &smaller, 1)
+                            )
+                        };
+                        let name = format!("{}:{man}{}", letters[b], Square::new(i as u32));
+                        let other = solved(&without);
+                        if superfluous.contains(&name.as_str()) {
+                            assert_eq!(other.as_ref(), Some(&own), "{line}: without {name}");
+                            checked[0] += 1;
+                        } else {
+                            assert_ne!(other.as_ref(), Some(&own), "{line}: {name} is superfluous");
+                            checked[1] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked[0] >= 2 && checked[1] >= 10,
+            "{flag}: superfluous, needed: {checked:?}"
+        );
+    }
+}
+
 /// Checks economy on `#2` and `h#2` runs of seeds 1 and 2 with `game`'s flags: `decided`
 /// puzzles with every quality decided and `asked` asking for the `economy` theme, each
 /// man removed in turn. The men found superfluous and needed, and the puzzles asked for.

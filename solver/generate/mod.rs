@@ -328,7 +328,7 @@ impl Spec {
                 Theme::QuietKey | Theme::Variations(_) | Theme::Tries(_) if help => {
                     "a help-mate has no key, tries or variations to judge"
                 }
-                Theme::Economy | Theme::ModelMate if self.board != Board::Single => {
+                Theme::ModelMate if self.board != Board::Single => {
                     "decided on the single-board games only"
                 }
                 Theme::QuietKey if self.board != Board::Single => {
@@ -492,8 +492,14 @@ pub fn examine(
             let mut smaller_left = MOST_SMALLER;
             examine_single(spec, &diagram, table, stop, &mut smaller_left)?
         }
-        Board::Glass => examine_glass(spec, &diagram, table, stop)?,
-        Board::Underworld => examine_underworld(spec, &diagram, table, stop)?,
+        Board::Glass => {
+            let mut smaller_left = MOST_SMALLER;
+            examine_glass(spec, &diagram, table, stop, &mut smaller_left)?
+        }
+        Board::Underworld => {
+            let mut smaller_left = MOST_SMALLER;
+            examine_underworld(spec, &diagram, table, stop, &mut smaller_left)?
+        }
     };
     if stop.load(Ordering::Relaxed) {
         return Err(Stopped);
@@ -507,7 +513,7 @@ pub fn examine(
             qualities,
             diagram: smaller,
         } = found;
-        // A two-board candidate is kept as drawn; a single-board one may have lost men.
+        // The diagram examined last: a candidate may have lost men (`economy`).
         let diagram = if smaller.is_empty() { diagram } else { smaller };
         let men = men_of(&diagram);
         let score = score(men, &qualities, &themes);
@@ -858,14 +864,21 @@ fn examine_glass(
     diagram: &str,
     table: &Table,
     stop: &AtomicBool,
+    smaller_left: &mut u32,
 ) -> Result<Found, Stopped> {
-    let Ok(p) = crate::glass::read_line(diagram) else {
+    let read = |line: &str| crate::glass::read_line(line).ok().map(|p| p.state);
+    let Some(state) = read(diagram) else {
         return Ok(None);
     };
     let game = Glass {
-        attacker: p.state.turn,
+        attacker: state.turn,
     };
-    examine_two_board(spec, &game, &p.state, table, stop)
+    let line = TwoBoardLine {
+        diagram,
+        boards: ['R', 'M'],
+        read: &read,
+    };
+    examine_two_board(spec, &game, &state, &line, table, stop, smaller_left)
 }
 
 fn examine_underworld(
@@ -873,21 +886,42 @@ fn examine_underworld(
     diagram: &str,
     table: &Table,
     stop: &AtomicBool,
+    smaller_left: &mut u32,
 ) -> Result<Found, Stopped> {
-    let Ok(p) = crate::underworld::setup::read_line(diagram) else {
+    let read = |line: &str| {
+        crate::underworld::setup::read_line(line)
+            .ok()
+            .map(|p| p.state)
+    };
+    let Some(state) = read(diagram) else {
         return Ok(None);
     };
-    examine_two_board(spec, &crate::underworld::Underworld, &p.state, table, stop)
+    let line = TwoBoardLine {
+        diagram,
+        boards: ['W', 'U'],
+        read: &read,
+    };
+    let game = crate::underworld::Underworld;
+    examine_two_board(spec, &game, &state, &line, table, stop, smaller_left)
 }
 
-/// The proof of a two-board game's candidate (no retro module plays them; their only
-/// theme is `quiet`).
+/// A two-board candidate's line, the letters of its boards and the game's reader (what
+/// makes a line without one of its men legal: the reader takes it).
+struct TwoBoardLine<'a, S> {
+    diagram: &'a str,
+    boards: [char; 2],
+    read: &'a dyn Fn(&str) -> Option<S>,
+}
+
+/// The proof of a two-board game's candidate (no retro module plays them).
 fn examine_two_board<G: crate::generic::TurnGame>(
     spec: &Spec,
     game: &G,
     state: &G::State,
+    line: &TwoBoardLine<G::State>,
     table: &Table,
     stop: &AtomicBool,
+    smaller_left: &mut u32,
 ) -> Result<Found, Stopped> {
     let stip = spec.stip;
     if !prove(game, state, stip, table, stop, false).unique(stip) {
@@ -902,7 +936,21 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     if is_quiet(&proof) {
         themes.push(Theme::Quiet);
     }
-    let qualities = quality::of_two_board(stip, &proof, game.mover(state));
+    let mut qualities = quality::of_two_board(stip, &proof, game.mover(state));
+    if spec.every_quality || spec.wants(Theme::Economy) {
+        let mut superfluous = Vec::new();
+        for (name, smaller) in quality::two_board_removals(line.diagram, line.boards) {
+            let Some(without) = (line.read)(&smaller) else {
+                continue;
+            };
+            let other = prove(game, &without, stip, table, stop, false);
+            check_stop(stop)?;
+            if other.unique(stip) && other.solutions == proof.solutions {
+                superfluous.push(name);
+            }
+        }
+        qualities.superfluous = Some(superfluous);
+    }
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
         let effort = effort(spec, |fresh| {
@@ -914,8 +962,29 @@ fn examine_two_board<G: crate::generic::TurnGame>(
             themes,
             retro: None,
             qualities,
-            diagram: String::new(),
+            diagram: line.diagram.to_string(),
         }))
+    } else if spec.wants(Theme::Economy) {
+        // Drawn toward economy as on one board: the line without one of its
+        // superfluous men is examined afresh.
+        let removals = quality::two_board_removals(line.diagram, line.boards);
+        for name in qualities.superfluous.iter().flatten() {
+            if *smaller_left == 0 {
+                break;
+            }
+            let Some((_, smaller)) = removals.iter().find(|(n, _)| n == name) else {
+                continue;
+            };
+            *smaller_left -= 1;
+            let found = match spec.board {
+                Board::Glass => examine_glass(spec, smaller, table, stop, smaller_left)?,
+                _ => examine_underworld(spec, smaller, table, stop, smaller_left)?,
+            };
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
     } else {
         Ok(None)
     }

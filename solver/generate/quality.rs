@@ -241,6 +241,43 @@ fn superfluous(
     Ok(out)
 }
 
+/// A two-board line without each of its men but the kings, one at a time: the man's
+/// name (`U:Qc5`, its board's letter from `boards` first) and the line without it. The
+/// first board's placement opens the line, the second's is its first quoted field (as
+/// `generate` writes both games' lines).
+pub fn two_board_removals(line: &str, boards: [char; 2]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let Some((first, rest)) = line.split_once(' ') else {
+        return out;
+    };
+    let Some((before, quoted)) = rest.split_once('"') else {
+        return out;
+    };
+    let Some((second, after)) = quoted.split_once('"') else {
+        return out;
+    };
+    for (b, placement) in [first, second].into_iter().enumerate() {
+        let Ok(board) = crate::fen::parse_placement(placement, 0) else {
+            continue;
+        };
+        for (sq, piece) in board.pieces() {
+            if piece.role == Role::King {
+                continue;
+            }
+            let mut smaller = board;
+            smaller.remove(sq);
+            let written = crate::fen::write_placement(&smaller);
+            let line = if b == 0 {
+                format!("{written} {before}\"{second}\"{after}")
+            } else {
+                format!("{first} {before}\"{written}\"{after}")
+            };
+            out.push((format!("{}:{}{sq}", boards[b], piece.char()), line));
+        }
+    }
+    out
+}
+
 /// The qualities of a proved single-board puzzle: `problem` as read, `pos` its position
 /// with the timers retro-analysis proved, `proof` its proof with the tree; `economy`:
 /// decide it too (a proof again without each man).
@@ -304,5 +341,35 @@ pub fn of_two_board(stip: Stipulation, proof: &Proof, attacker: Color) -> Qualit
         tries: proof.tries.len(),
         superfluous: None,
         model_mate: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_two_board_line_loses_each_man_but_the_kings_in_turn() {
+        let line = "8/8/8/3k4/8/2R5/8/K7 w - - mirror \"8/8/8/8/8/8/4p3/8\";";
+        let removals = two_board_removals(line, ['R', 'M']);
+        assert_eq!(
+            removals,
+            [
+                (
+                    "R:Rc3".to_string(),
+                    "8/8/8/3k4/8/8/8/K7 w - - mirror \"8/8/8/8/8/8/4p3/8\";".to_string()
+                ),
+                (
+                    "M:pe2".to_string(),
+                    "8/8/8/3k4/8/2R5/8/K7 w - - mirror \"8/8/8/8/8/8/8/8\";".to_string()
+                ),
+            ]
+        );
+        let under = "4k3/8/8/8/8/8/8/R3K3 w - - underworld \"4k3/8/8/8/8/8/P7/4K3\"; phase WW;";
+        let names: Vec<String> = two_board_removals(under, ['W', 'U'])
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names, ["W:Ra1", "U:Pa2"]);
     }
 }
