@@ -483,6 +483,47 @@ fn a_spread_set_runs_from_the_easiest_to_the_hardest() {
     assert_eq!(ids, ["7-662", "7-1640", "7-995", "7-1785", "7-86", "7-837"]);
 }
 
+/// `--improve` (issue 41): each puzzle scores at least what the same candidate gives
+/// without it, some more, and each is proved again by `solve`.
+#[test]
+fn improved_puzzles_score_higher_and_stay_sound() {
+    let run = |extra: &[&str]| -> Vec<Value> {
+        generate(
+            &[
+                &[
+                    "--stip",
+                    "#2",
+                    "--seed",
+                    "7",
+                    "--count",
+                    "8",
+                    "--json",
+                    "--qualities",
+                ][..],
+                extra,
+            ]
+            .concat(),
+        )
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+    };
+    let plain = run(&[]);
+    let improved = run(&["--improve"]);
+    assert_eq!(improved.len(), 8);
+    let mut higher = 0;
+    for p in &improved {
+        let line = p["epd"].as_str().unwrap();
+        check_puzzle(line, "#2", false);
+        if let Some(q) = plain.iter().find(|q| q["index"] == p["index"]) {
+            let (a, b) = (q["score"].as_f64().unwrap(), p["score"].as_f64().unwrap());
+            assert!(b >= a, "{line}: {b} < {a}");
+            higher += usize::from(b > a);
+        }
+    }
+    assert!(higher >= 2, "{higher} improved");
+}
+
 #[test]
 fn parameters_that_cannot_make_a_run_are_refused() {
     let cases: &[(&[&str], &str)] = &[
@@ -495,6 +536,7 @@ fn parameters_that_cannot_make_a_run_are_refused() {
         (&["--stip", "#2"], "generate: give --count N (puzzles) or --candidates M (candidates to look at), or both\n"),
         (&["--stip", "#2", "--count", "1", "--shard", "3/3"], "generate: --shard 3/3: write K/N with 0 <= K < N (or N alone inside a Slurm array or a Kubernetes Indexed Job)\n"),
         (&["--stip", "#2", "--count", "1", "--underworld", "4k3/8/8/8/8/8/8/4K3"], "generate: --underworld: a generated diagram draws its own boards; ask for Underworld with --underworld-chess\n"),
+        (&["--stip", "#2", "--count", "1", "--improve", "--looking-glass"], "generate: --improve: puzzles are improved on the single-board games, proof games apart\n"),
         (&["--stip", "pg 3.0", "--count", "1", "--spread"], "generate: --spread: a proof game (pg 3.0) has no measured effort to spread a set over\n"),
     ];
     for (args, message) in cases {

@@ -60,6 +60,11 @@ pub struct GenerateArgs {
     /// tries), easiest first, written when the run ends (docs/positions.md).
     #[arg(long, requires = "count")]
     pub spread: bool,
+    /// Improve each puzzle by small changes (a man taken off or moved one step) while
+    /// it stays sound with every theme asked and its score rises (one board; every
+    /// quality decided).
+    #[arg(long)]
+    pub improve: bool,
     /// Decide economy (the superfluous men) for every puzzle, not only when the
     /// `economy` theme asks for it: a proof again without each man.
     #[arg(long)]
@@ -187,6 +192,12 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
     let text = args.stip.as_deref().unwrap_or_default();
     let stip = Stipulation::parse(text)
         .ok_or_else(|| format!("--stip {text}: not a stipulation (#N, s#N, h#N, h#N.5)"))?;
+    if args.improve && (stip.aim.is_proof_game() || args.looking_glass || args.underworld_chess) {
+        return Err(
+            "--improve: puzzles are improved on the single-board games, proof games apart"
+                .to_string(),
+        );
+    }
     if args.spread && stip.aim.is_proof_game() {
         return Err(format!(
             "--spread: a proof game ({stip}) has no measured effort to spread a set over"
@@ -257,8 +268,9 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
         pieces,
         themes,
         // A gallery is for an editor choosing: it shows every quality.
-        every_quality: args.qualities || args.html.is_some(),
+        every_quality: args.qualities || args.html.is_some() || args.improve,
         measure_effort: args.spread,
+        improve: args.improve,
         seed: args.seed,
         squares: fairysolve::Bitboard::EMPTY,
     }
@@ -270,7 +282,7 @@ fn spec(args: &GenerateArgs) -> Result<Spec, String> {
 /// count and the candidates are not part of it: a rerun with more of either goes on.
 fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
     format!(
-        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} json={} qualities={} spread={}",
+        "stip={} board={:?} ops={} men={:?} pieces={:?} themes={:?} seed={} shard={}/{} json={} qualities={} spread={} improve={}",
         spec.stip,
         spec.board,
         spec.ops,
@@ -282,7 +294,8 @@ fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
         shard.1,
         args.json,
         spec.every_quality,
-        args.spread
+        args.spread,
+        args.improve
     )
 }
 

@@ -16,6 +16,7 @@
 
 mod backward;
 pub mod candidate;
+mod improve;
 mod proof_game;
 pub mod prove;
 pub mod quality;
@@ -206,6 +207,9 @@ pub struct Spec {
     pub every_quality: bool,
     /// Measure each puzzle's effort (`spread`) even where not every quality is asked.
     pub measure_effort: bool,
+    /// Improve each single-board puzzle by small changes while its score rises
+    /// (`improve`; the score needs every quality decided).
+    pub improve: bool,
     pub seed: u64,
     /// The squares the geometry has (filled in by `Spec::check`).
     pub squares: Bitboard,
@@ -490,7 +494,13 @@ pub fn examine(
     let found = match spec.board {
         Board::Single => {
             let mut smaller_left = MOST_SMALLER;
-            examine_single(spec, &diagram, table, stop, &mut smaller_left)?
+            match examine_single(spec, &diagram, table, stop, &mut smaller_left)? {
+                Some(found) if spec.improve => Some(improve::climb(found, |changed| {
+                    let mut none = 0;
+                    examine_single(spec, changed, table, stop, &mut none)
+                })?),
+                other => other,
+            }
         }
         Board::Glass => {
             let mut smaller_left = MOST_SMALLER;
