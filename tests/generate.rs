@@ -157,6 +157,8 @@ fn every_generated_puzzle_is_proved_again_by_solve() {
         ("#2", &["--looking-glass", "--men", "3-5"], "2"),
         ("#3", &["--looking-glass", "--men", "3-5"], "1"),
         ("#1", &["--underworld-chess", "--men", "5-7"], "2"),
+        ("h#2", &["--underworld-chess"], "2"),
+        ("h#2", &["--looking-glass", "--men", "3-5"], "2"),
         ("h#2", &["--theme", "quiet"], "2"),
         ("s#1", &[], "1"),
         // Built backwards from a Black-to-move end where every move mates (orthodox
@@ -481,6 +483,23 @@ fn a_spread_set_runs_from_the_easiest_to_the_hardest() {
     );
     let ids: Vec<String> = lines.iter().filter_map(|l| op(l, "id")).collect();
     assert_eq!(ids, ["7-662", "7-1640", "7-995", "7-1785", "7-86", "7-837"]);
+    // A pool cut short (a lost write): refused, and the set written before kept.
+    let pool = path.with_extension("epd.pool");
+    let text = std::fs::read_to_string(&pool).unwrap();
+    let cut: Vec<&str> = text.lines().take(10).collect();
+    std::fs::write(&pool, cut.join("\n") + "\n").unwrap();
+    let out = fairysolve(&[
+        "generate", "--stip", "#2", "--seed", "7", "--count", "8", "--spread", "-o", file,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("generate: {file}.pool: holds 10 puzzles, the run had proved 24: the pool of this spread run is incomplete; remove {file} to start again\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        lines.join("\n") + "\n"
+    );
 }
 
 /// `--improve` (issue 41): each puzzle scores at least what the same candidate gives

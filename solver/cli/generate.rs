@@ -58,12 +58,12 @@ pub struct GenerateArgs {
     /// A set spread over difficulty: prove four times --count puzzles and keep --count
     /// of them at evenly spaced ranks of hardness (effort times one more than the
     /// tries), easiest first, written when the run ends (docs/positions.md).
-    #[arg(long, requires = "count")]
+    #[arg(long, requires = "count", conflicts_with = "merge")]
     pub spread: bool,
     /// Improve each puzzle by small changes (a man taken off or moved one step) while
     /// it stays sound with every theme asked and its score rises (one board; every
     /// quality decided).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "merge")]
     pub improve: bool,
     /// Decide economy (the superfluous men) for every puzzle, not only when the
     /// `economy` theme asks for it: a proof again without each man.
@@ -135,8 +135,10 @@ fn load_pool(output: &Path, found: u64) -> Result<Vec<Puzzle>, String> {
             output.display()
         )
     })?;
+    // The pool file may hold puzzles written after the last save of the place: those
+    // candidates are examined again, and their puzzles found again.
     let mut pool = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in text.lines().take(found as usize).enumerate() {
         let puzzle = serde_json::from_str(line)
             .ok()
             .and_then(|v| spread::from_json(&v))
@@ -149,9 +151,14 @@ fn load_pool(output: &Path, found: u64) -> Result<Vec<Puzzle>, String> {
             })?;
         pool.push(puzzle);
     }
-    // A pool file may hold puzzles written after the last save of the place: those
-    // candidates are examined again, and their puzzles found again.
-    pool.truncate(found as usize);
+    if pool.len() as u64 != found {
+        return Err(format!(
+            "{}: holds {} puzzles, the run had proved {found}: the pool of this spread run is incomplete; remove {} to start again",
+            path.display(),
+            pool.len(),
+            output.display()
+        ));
+    }
     Ok(pool)
 }
 
@@ -299,12 +306,14 @@ fn signature(args: &GenerateArgs, spec: &Spec, shard: (u64, u64)) -> String {
     )
 }
 
-/// Where a run stands: the next of this shard's candidates, the puzzles written, the
-/// diagrams met.
+/// Where a run stands: the next of this shard's candidates, the puzzles written (or
+/// proved into a spread run's pool), the diagrams met, and a spread run's pool (kept in
+/// FILE.pool, not in the resume file).
 struct Place {
     next: u64,
     found: u64,
     seen: HashSet<String>,
+    pool: Vec<Puzzle>,
 }
 
 fn resume_path(output: &Path) -> PathBuf {
@@ -335,6 +344,7 @@ fn load_place(output: &Path, run: &str) -> Result<Option<Place>, String> {
         ));
     }
     Ok(Some(Place {
+        pool: Vec::new(),
         next: v["next"].as_u64().unwrap_or(0),
         found: v["found"].as_u64().unwrap_or(0),
         seen: v["seen"]
@@ -406,6 +416,7 @@ pub fn run(args: GenerateArgs) -> bool {
         next: 0,
         found: 0,
         seen: HashSet::new(),
+        pool: Vec::new(),
     };
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout()),
@@ -414,13 +425,23 @@ pub fn run(args: GenerateArgs) -> bool {
                 // The file holds more puzzles than asked for: they stay proved and
                 // written, and a run that kept them would not give --count puzzles.
                 Ok(Some(p)) if target(&args).is_some_and(|c| p.found > c) => {
-                    eprintln!(
-                        "generate: {} already holds {} puzzles of this run, more than --count {}: give --count {} or more to go on, or another -o",
-                        path.display(),
-                        p.found,
-                        target(&args).unwrap_or(0),
-                        p.found
-                    );
+                    if args.spread {
+                        eprintln!(
+                            "generate: {} already holds a pool of {} puzzles of this spread run, more than {POOL} x --count {}: give --count {} or more to go on, or another -o",
+                            path.display(),
+                            p.found,
+                            args.count.unwrap_or(0),
+                            p.found.div_ceil(POOL)
+                        );
+                    } else {
+                        eprintln!(
+                            "generate: {} already holds {} puzzles of this run, more than --count {}: give --count {} or more to go on, or another -o",
+                            path.display(),
+                            p.found,
+                            args.count.unwrap_or(0),
+                            p.found
+                        );
+                    }
                     return false;
                 }
                 Ok(Some(p)) => place = p,
@@ -428,6 +449,16 @@ pub fn run(args: GenerateArgs) -> bool {
                 Err(e) => {
                     eprintln!("generate: {e}");
                     return false;
+                }
+            }
+            // A spread run's pool, read before its set (the output) is emptied.
+            if args.spread && place.next > 0 {
+                match load_pool(path, place.found) {
+                    Ok(p) => place.pool = p,
+                    Err(e) => {
+                        eprintln!("generate: {e}");
+                        return false;
+                    }
                 }
             }
             // A spread set is written whole when the run ends.
@@ -504,37 +535,29 @@ fn generate_run(
     let started = std::time::Instant::now();
     let first = place.next;
     let mut ok = true;
-    let mut found = Vec::new();
-    // A spread run's pool: the puzzles proved so far, kept in FILE.pool with -o.
+    // A spread run's pool (read back by `run` when it resumes), kept in FILE.pool with
+    // -o: written again whole to FILE.pool.tmp, renamed, then added to.
+    let mut found = std::mem::take(&mut place.pool);
     let mut pool_file = None;
-    if args.spread {
-        if let Some(path) = &args.output {
-            if place.next > 0 {
-                match load_pool(path, place.found) {
-                    Ok(pool) => found = pool,
-                    Err(e) => {
-                        eprintln!("generate: {e}");
-                        return false;
-                    }
-                }
+    if let Some(path) = args.output.as_ref().filter(|_| args.spread) {
+        let tmp = pool_path(path).with_extension("pool.tmp");
+        let written = (|| -> std::io::Result<std::fs::File> {
+            let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+            for p in &found {
+                writeln!(w, "{}", p.json())?;
             }
-            let opened = std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .truncate(true)
-                .open(pool_path(path));
-            match opened {
-                Ok(f) => {
-                    let mut w = std::io::BufWriter::new(f);
-                    for p in &found {
-                        let _ = writeln!(w, "{}", p.json());
-                    }
-                    pool_file = Some(w);
-                }
-                Err(e) => {
-                    eprintln!("generate: {}: {e}", pool_path(path).display());
-                    return false;
-                }
+            w.flush()?;
+            drop(w);
+            std::fs::rename(&tmp, pool_path(path))?;
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(pool_path(path))
+        })();
+        match written {
+            Ok(f) => pool_file = Some(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("generate: {}: {e}", pool_path(path).display());
+                return false;
             }
         }
     }
@@ -580,8 +603,10 @@ fn generate_run(
             }
         }
         let _ = out.flush();
-        if let Some(w) = pool_file.as_mut() {
-            let _ = w.flush();
+        if let Some(Err(e)) = pool_file.as_mut().map(|w| w.flush()) {
+            eprintln!("generate: cannot write the pool: {e}");
+            ok = false;
+            break 'run;
         }
         if let Some(path) = &args.output {
             if let Err(e) = save_place(path, run, place) {

@@ -447,7 +447,7 @@ fn help_text<G: TurnGame>(game: &G, root: &G::State, line: &[(String, String)]) 
             break;
         };
         let next = game.play(&s, mv);
-        movers.push((game.mover(&s), game.completes_turn(&next)));
+        movers.push((game.turn_owner(&s), game.completes_turn(&next)));
         s = next;
     }
     let mut out = String::new();
@@ -550,6 +550,7 @@ fn help_report<G: TurnGame>(
         deadline: opts.time_limit.map(|d| start + d),
         max_solutions: args.max_solutions,
         first_short_stops: false,
+        max_nodes: None,
     };
     let sol = solve_help_with(
         game,

@@ -85,7 +85,8 @@ fn changes(diagram: &str) -> Vec<String> {
                 continue;
             }
             let to = Square::from_coords(f as u8, r as u8);
-            if board.occupied().contains(to) {
+            // No pawn on a first or last rank: no diagram, and no proof spent on it.
+            if board.occupied().contains(to) || (piece.role == Role::Pawn && (r == 0 || r == 7)) {
                 continue;
             }
             let mut moved = without;

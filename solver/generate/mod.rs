@@ -33,7 +33,7 @@ use crate::problem::{from_record, Aim, Problem, Stipulation};
 use crate::retro::{self, RetroOptions, RetroPosition};
 use crate::search::tt::Table;
 use crate::types::{Color, Role};
-use prove::{prove, Proof};
+use prove::{prove, prove_within, Proof};
 use quality::Qualities;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -887,6 +887,7 @@ fn examine_glass(
         diagram,
         boards: ['R', 'M'],
         read: &read,
+        budget: None,
     };
     examine_two_board(spec, &game, &state, &line, table, stop, smaller_left)
 }
@@ -910,6 +911,7 @@ fn examine_underworld(
         diagram,
         boards: ['W', 'U'],
         read: &read,
+        budget: (spec.stip.aim == Aim::Help).then_some(UNDERWORLD_HELP_BUDGET),
     };
     let game = crate::underworld::Underworld;
     examine_two_board(spec, &game, &state, &line, table, stop, smaller_left)
@@ -921,7 +923,14 @@ struct TwoBoardLine<'a, S> {
     diagram: &'a str,
     boards: [char; 2],
     read: &'a dyn Fn(&str) -> Option<S>,
+    /// The nodes the plain proof may take before the candidate is given up.
+    budget: Option<u64>,
 }
+
+/// The nodes an Underworld help-mate candidate's plain proof may take (RULES.md,
+/// Generation): a diagram with men on both boards may take millions, and such a
+/// candidate is given up, not handed out; a puzzle handed out is proved whole.
+const UNDERWORLD_HELP_BUDGET: u64 = 100_000;
 
 /// The proof of a two-board game's candidate (no retro module plays them).
 fn examine_two_board<G: crate::generic::TurnGame>(
@@ -934,7 +943,7 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     smaller_left: &mut u32,
 ) -> Result<Found, Stopped> {
     let stip = spec.stip;
-    if !prove(game, state, stip, table, stop, false).unique(stip) {
+    if !prove_within(game, state, stip, table, stop, false, line.budget).unique(stip) {
         return check_stop(stop).map(|_| None);
     }
     let proof = prove(game, state, stip, table, stop, true);

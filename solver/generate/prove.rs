@@ -71,6 +71,20 @@ pub fn prove<G: TurnGame>(
     stop: &AtomicBool,
     detail: bool,
 ) -> Proof {
+    prove_within(game, root, stip, table, stop, detail, None)
+}
+
+/// `prove`, a help-mate's search given up (the proof incomplete, so the candidate not
+/// handed out) past `budget` nodes.
+pub fn prove_within<G: TurnGame>(
+    game: &G,
+    root: &G::State,
+    stip: Stipulation,
+    table: &Table,
+    stop: &AtomicBool,
+    detail: bool,
+    budget: Option<u64>,
+) -> Proof {
     match stip.aim {
         // A proof game is proved from the array, not from a diagram's moves
         // (`generate::proof_games`): nothing is proved here.
@@ -85,6 +99,7 @@ pub fn prove<G: TurnGame>(
                 deadline: None,
                 max_solutions: Some(2),
                 first_short_stops: true,
+                max_nodes: budget,
             };
             let sol = solve_help_with(
                 game,

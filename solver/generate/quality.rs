@@ -47,7 +47,7 @@ pub struct Qualities {
     pub no_duals: bool,
     pub tries: usize,
     /// The men without which the problem stays sound with the same solution (`Qd1`,
-    /// `pe5`); `None` when not decided (not asked for, or a two-board game).
+    /// `pe5`; on two boards with the board's letter, `U:Qc5`); `None` when not decided.
     pub superfluous: Option<Vec<String>>,
     /// `None` when the main line does not end in mate, under Taxi (where a guard counts
     /// only if affordable) and on the two-board games.

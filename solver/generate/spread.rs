@@ -24,8 +24,9 @@ pub fn hardness(p: &Puzzle) -> Option<u64> {
 }
 
 /// `count` of `pool` at evenly spaced ranks of hardness (ties in the pool's order),
-/// easiest first, each with its level (1 to `LEVELS`, by its rank in the set). Puzzles
-/// whose effort was not measured come last in the ranking.
+/// easiest first, each with its level (1 to `LEVELS`, by its rank in the set: the
+/// easiest 1, the hardest `LEVELS`). A puzzle whose effort was not measured ranks as
+/// the hardest.
 pub fn spread(pool: Vec<Puzzle>, count: usize) -> Vec<(usize, Puzzle)> {
     let mut ranked: Vec<(u64, usize, Puzzle)> = pool
         .into_iter()
@@ -53,7 +54,11 @@ pub fn spread(pool: Vec<Puzzle>, count: usize) -> Vec<(usize, Puzzle)> {
         .into_iter()
         .enumerate()
         .filter_map(|(i, r)| {
-            let level = 1 + i * LEVELS / take;
+            let level = if take == 1 {
+                1
+            } else {
+                1 + i * (LEVELS - 1) / (take - 1)
+            };
             slots[r].take().map(|p| (level, p))
         })
         .collect()
@@ -153,7 +158,7 @@ mod tests {
             .collect();
         let set = spread(pool, 4);
         let got: Vec<(usize, u64)> = set.iter().map(|(l, p)| (*l, p.effort.unwrap())).collect();
-        assert_eq!(got, [(1, 1), (2, 5), (3, 8), (4, 12)]);
+        assert_eq!(got, [(1, 1), (2, 5), (3, 8), (5, 12)]);
         // Tries multiply the effort: 100 with two tries is harder than 250 with none.
         let set = spread(
             vec![puzzle(0, 300, 2), puzzle(1, 250, 0), puzzle(2, 100, 2)],
@@ -164,7 +169,7 @@ mod tests {
         // Fewer in the pool than asked for: every one, levels spread alike.
         let set = spread(vec![puzzle(0, 5, 0), puzzle(1, 1, 0)], 10);
         let got: Vec<(usize, u64)> = set.iter().map(|(l, p)| (*l, p.index)).collect();
-        assert_eq!(got, [(1, 1), (3, 0)]);
+        assert_eq!(got, [(1, 1), (5, 0)]);
         assert!(spread(Vec::new(), 3).is_empty());
     }
 

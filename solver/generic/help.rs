@@ -3,7 +3,8 @@
 //! `h#N` is 2N turns from Black's; `h#N.5` is 2N + 1 from White's. Lines that win
 //! earlier (White's k-th move, k < N) are the short solutions. A turn is a side's moves
 //! until the other side's: one move in every game but Underworld, where a side's turn is
-//! its move on each active board of the round (RULES.md).
+//! its move on each active board of the round, a captured Underworld King's placement
+//! by its owner included in the capturer's turn (RULES.md, `TurnGame::turn_owner`).
 //!
 //! Every turn of both sides is played, except where one of three exact rules says that
 //! nothing below can be a solution:
@@ -77,6 +78,9 @@ pub struct HelpLimits<'a> {
     /// Stop at the first short solution (a problem that has one is unsound whatever
     /// else it has: the generator's question).
     pub first_short_stops: bool,
+    /// Give up (incomplete) past this many nodes: the generator's budget for a
+    /// candidate; `None`: no budget.
+    pub max_nodes: Option<u64>,
 }
 
 impl<'a> HelpLimits<'a> {
@@ -87,6 +91,7 @@ impl<'a> HelpLimits<'a> {
             deadline,
             max_solutions: None,
             first_short_stops: false,
+            max_nodes: None,
         }
     }
 }
@@ -145,7 +150,10 @@ impl<G: TurnGame> Lines<'_, G> {
         if self.nodes & 0x3FF == 0 {
             self.halt.poll();
         }
-        if self.capped || self.halt.halted() {
+        if self.capped
+            || self.halt.halted()
+            || self.limits.max_nodes.is_some_and(|m| self.nodes > m)
+        {
             return Err(Stopped);
         }
         Ok(())

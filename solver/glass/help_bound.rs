@@ -17,25 +17,8 @@
 //! random positions of both boards.
 
 use super::GState;
-use crate::geometry::Standard;
-use crate::search::mate_bound::{moves_left_of, MateTables, FAR};
+use crate::search::mate_bound::{king_steps, moves_left_of, standard_tables, FAR, FORMS};
 use crate::types::{Color, Role, Square};
-use std::sync::{Arc, OnceLock};
-
-/// The distances of the standard board, once per process.
-fn tables() -> &'static MateTables {
-    static TABLES: OnceLock<Arc<MateTables>> = OnceLock::new();
-    TABLES.get_or_init(|| MateTables::for_geometry(&Standard))
-}
-
-/// The forms a pawn may take on the way (it may promote).
-const FORMS: [Role; 5] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-];
 
 /// Whether `winner` surely cannot capture the other king with the last of `turns`
 /// turns (one move each, taken alternately from the side to move) from `s`.
@@ -47,7 +30,7 @@ pub fn capture_out_of_reach(s: &GState, winner: Color, turns: u32) -> bool {
         return false;
     };
     let (win_left, lose_left) = moves_left_of(s.turn, winner, turns);
-    let t = tables();
+    let t = standard_tables();
     // The squares the loser's king may stand on at the capture.
     let walk: Vec<Square> = Square::all()
         .filter(|&sq| king_steps(king, sq) <= lose_left)
@@ -74,13 +57,6 @@ pub fn capture_out_of_reach(s: &GState, winner: Color, turns: u32) -> bool {
         }
     }
     true
-}
-
-/// The king's steps from `a` to `b` on an empty board.
-fn king_steps(a: Square, b: Square) -> u32 {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr)
 }
 
 #[cfg(test)]

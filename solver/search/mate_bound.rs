@@ -152,6 +152,20 @@ fn fingerprint<G: Geometry>(geo: &G) -> Vec<u64> {
     out
 }
 
+/// The tables of the standard board, once per process without a lock after the first
+/// call (the two-board games' bounds ask at every node).
+pub(crate) fn standard_tables() -> &'static MateTables {
+    static TABLES: std::sync::OnceLock<Arc<MateTables>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| MateTables::for_geometry(&crate::geometry::Standard))
+}
+
+/// A king's steps from `a` to `b` on an empty board.
+pub(crate) fn king_steps(a: Square, b: Square) -> u32 {
+    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
+    df.max(dr)
+}
+
 impl MateTables {
     /// The tables of `geo`, worked out once per process for each geometry (a few
     /// milliseconds): the generator reads a new game for every candidate.

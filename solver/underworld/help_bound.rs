@@ -30,15 +30,8 @@
 
 use super::state::{Phase, UState};
 use crate::geometry::Standard;
-use crate::search::mate_bound::{MateTables, FAR};
+use crate::search::mate_bound::{king_steps, standard_tables, MateTables, FAR};
 use crate::types::{Color, Role, Square};
-use std::sync::{Arc, OnceLock};
-
-/// The distances of the standard board, once per process.
-fn tables() -> &'static MateTables {
-    static TABLES: OnceLock<Arc<MateTables>> = OnceLock::new();
-    TABLES.get_or_init(|| MateTables::for_geometry(&Standard))
-}
 
 /// How many moves a side may still make on each board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -50,7 +43,7 @@ struct Moves {
 /// The moves of each side on each board within `turns` turns from `s` (the current
 /// turn counted whole, less the board it has already played): (the phase's side, the
 /// other side).
-fn moves_left(s: &UState, turns: u32) -> (Moves, Moves) {
+fn board_moves_left(s: &UState, turns: u32) -> (Moves, Moves) {
     let own = turns.div_ceil(2);
     let other = turns / 2;
     // A side's turn is its World move then its Underworld move (Black: BW, BU) or its
@@ -72,7 +65,7 @@ pub fn mate_out_of_reach(s: &UState, winner: Color, turns: u32) -> bool {
     if s.placing.is_some() || turns == 0 {
         return false;
     }
-    let (mover, rest) = moves_left(s, turns);
+    let (mover, rest) = board_moves_left(s, turns);
     let (win, lose) = if s.phase.color() == winner {
         (mover, rest)
     } else {
@@ -82,7 +75,7 @@ pub fn mate_out_of_reach(s: &UState, winner: Color, turns: u32) -> bool {
         return false;
     }
     let flights = !may_return(s, !winner, lose, win);
-    tables().hopeless_within(
+    standard_tables().hopeless_within(
         &Standard, &s.world, winner, win.world, lose.world, flights, false,
     )
 }
@@ -96,11 +89,13 @@ fn may_return(s: &UState, side: Color, own: Moves, other: Moves) -> bool {
     let Some(target) = s.under.king(!side) else {
         return false;
     };
-    // Nothing moves on the Underworld before the capture: it is a move there now.
+    // The side's one Underworld move left, the other side's moves all made: the
+    // capture is a move there now. (At BW, Black's World move comes first; what it
+    // may drop on the Underworld is a White man, which only blocks lines there.)
     if own.under == 1 && other.under == 0 && other.world == 0 {
         return super::under_moves::attacked(&s.under, target, side);
     }
-    let t = tables();
+    let t = standard_tables();
     // Where the other Underworld King may stand when it is taken.
     let region: Vec<Square> = Square::all()
         .filter(|&sq| king_steps(target, sq) <= other.under)
@@ -125,7 +120,8 @@ fn may_return(s: &UState, side: Color, own: Moves, other: Moves) -> bool {
         let moved_away = match piece.role {
             // Taken by the other King, placed anywhere (4e): the Kings must meet.
             Role::King => other.under > 0 && king_steps(sq, target) <= other.under + own.under,
-            // Dropped on its file (anywhere here).
+            // Dropped on its file (anywhere here, so no distance is asked: the bound
+            // gives up on a pawn whenever one of the other side's men may take it).
             Role::Pawn => redropped,
             // Dropped on its home file.
             _ => redropped && on_file(s.homes[1].get(sq), |from| takes_from(piece.role, from)),
@@ -153,13 +149,6 @@ fn may_return(s: &UState, side: Color, own: Moves, other: Moves) -> bool {
 /// Whether `test` holds for some square of `file`.
 fn on_file(file: u8, test: impl Fn(Square) -> bool) -> bool {
     (0..8).any(|rank| test(Square::from_coords(file, rank)))
-}
-
-/// The king's steps from `a` to `b` on an empty board.
-fn king_steps(a: Square, b: Square) -> u32 {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr)
 }
 
 /// The fewest Underworld moves of a `role` of `color` from `from` ending with a capture
@@ -196,12 +185,12 @@ mod tests {
     fn a_side_moves_once_on_each_board_in_a_turn() {
         let bw = state("4k3/8/8/8/8/8/8/R3K3 b - - underworld \"4k3/8/8/8/8/8/P7/4K3\"; phase BW;");
         assert_eq!(
-            moves_left(&bw, 3),
+            board_moves_left(&bw, 3),
             (Moves { world: 2, under: 2 }, Moves { world: 1, under: 1 })
         );
         let ww = state("4k3/8/8/8/8/8/8/R3K3 w - - underworld \"4k3/8/8/8/8/8/P7/4K3\"; phase WW;");
         assert_eq!(
-            moves_left(&ww, 1),
+            board_moves_left(&ww, 1),
             (Moves { world: 1, under: 0 }, Moves { world: 0, under: 0 })
         );
     }

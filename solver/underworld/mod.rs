@@ -275,7 +275,9 @@ impl TurnGame for Underworld {
     }
 
     /// At WW, the last move of White's turn: White's mates on the World, which are the
-    /// FIDE mates of that board (rule 4.5: check, and no legal World move).
+    /// FIDE mates of that board (rule 4.5: check, and no legal World move). Not where
+    /// Black is in check already (on input): a mate there need not give check, and the
+    /// FIDE mates are found among the checking moves.
     fn winning_moves(&self, s: &UState) -> Option<Vec<UMove>> {
         if s.phase != Phase::WW || s.placing.is_some() || self.world_check(s, Color::Black) {
             return None;
