@@ -212,3 +212,22 @@ fn en_passant_is_marked() {
     let v = json(&out);
     assert_eq!(v["keys"], serde_json::json!(["e5d6"]));
 }
+
+/// An Underworld help-mate whose last turn is a King taking the other King (rules.md
+/// 4e): the defender's placement of its King belongs to White's turn and lets the mate
+/// stand, so it closes the line with the mate sign.
+#[test]
+fn a_kings_placement_closes_the_capturers_turn() {
+    let line =
+        "K7/8/8/8/8/8/k7/2Q5 w - - underworld \"8/6Kk/7R/7R/8/7p/7p/8\"; phase WU; stip \"h#1.5\";";
+    let out = run(&["solve", "--threads", "1", "--fen", line]);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("\n1...U:Kg7-f7 / Qc2+ 2.Ka1 / U:Kh7-g6 U:Kf7xg6(=Rh1@W)+ (K@a8)#\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("\n1...U:Kg7-f7 / Qc2+ 2.Ka1 / U:h2-h1 U:Rh6xh7(=Rh1@W)#\n"),
+        "{report}"
+    );
+}

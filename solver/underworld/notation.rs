@@ -104,7 +104,9 @@ fn under_transfer(s: &UState, u: UnderMove) -> String {
 /// the Underworld, with drops, returns, check (+) and mate (#) on the World.
 pub fn notation(game: &Underworld, s: &UState, mv: UMove) -> String {
     let after = game.play(s, mv);
-    let mate = s.placing.is_none() && game.end(&after) == Some(End::Win(s.mover()));
+    // A placement completes the capturer's turn (rules.md 4.8e): the mate it lets stand
+    // is the capturer's, marked after it.
+    let mate = game.end(&after) == Some(End::Win(s.phase.color()));
     let text = match mv {
         UMove::World(m) => {
             let w = s.world_for(s.phase.color());
