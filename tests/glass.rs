@@ -8,9 +8,9 @@ use fairysolve::glass::{perft_line, read_line, GState, Glass, Side};
 use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use std::sync::atomic::AtomicBool;
-#[path = "../solver/test_rng.rs"]
-mod test_rng;
-use test_rng::Rng;
+mod common;
+
+use common::{near_square, placement_fen, Rng};
 
 fn state(line: &str) -> GState {
     read_line(line)
@@ -275,11 +275,6 @@ fn random_help_line(rng: &mut Rng) -> Option<(String, GState)> {
     const WHITE: &[char] = &['Q', 'R', 'B', 'N', 'P', 'P'];
     const BLACK: &[char] = &['q', 'r', 'b', 'n', 'p', 'p'];
     let mut boards = [[None::<char>; 64]; 2];
-    let near = |rng: &mut Rng, sq: usize, r: i32| -> usize {
-        let f = (sq % 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
-        let k = (sq / 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
-        (k.clamp(0, 7) * 8 + f.clamp(0, 7)) as usize
-    };
     let bk = rng.below(64);
     boards[rng.below(2)][bk] = Some('k');
     let wk = rng.below(64);
@@ -288,7 +283,7 @@ fn random_help_line(rng: &mut Rng) -> Option<(String, GState)> {
         boards[wb][wk] = Some('K');
     }
     for _ in 0..1 + rng.below(3) {
-        let (b, sq) = (rng.below(2), near(rng, bk, 3));
+        let (b, sq) = (rng.below(2), near_square(rng, bk, 3));
         if boards[b][sq].is_none() {
             boards[b][sq] = Some(WHITE[rng.below(WHITE.len())]);
         }
@@ -307,37 +302,11 @@ fn random_help_line(rng: &mut Rng) -> Option<(String, GState)> {
             }
         }
     }
-    let fen = |b: &[Option<char>; 64]| {
-        (0..8)
-            .rev()
-            .map(|rank| {
-                let mut row = String::new();
-                let mut empty = 0;
-                for file in 0..8 {
-                    match b[rank * 8 + file] {
-                        Some(c) => {
-                            if empty > 0 {
-                                row.push_str(&empty.to_string());
-                            }
-                            empty = 0;
-                            row.push(c);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    row.push_str(&empty.to_string());
-                }
-                row
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    };
     let turn = if rng.below(2) == 0 { 'w' } else { 'b' };
     let line = format!(
         "{} {turn} - - mirror \"{}\";",
-        fen(&boards[0]),
-        fen(&boards[1])
+        placement_fen(&boards[0]),
+        placement_fen(&boards[1])
     );
     let s = read_line(&line).ok()?.state;
     Some((line, s))

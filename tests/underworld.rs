@@ -11,9 +11,9 @@ use fairysolve::underworld::setup::position_line;
 use fairysolve::underworld::state::{Phase, UState};
 use fairysolve::underworld::{perft_line, read_line, Underworld};
 use std::sync::atomic::AtomicBool;
-#[path = "../solver/test_rng.rs"]
-mod test_rng;
-use test_rng::Rng;
+mod common;
+
+use common::{near_square, placement_fen, Rng};
 
 const START: &str =
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - underworld \"4k3/8/8/8/8/8/8/4K3\";";
@@ -475,34 +475,29 @@ fn random_help_line(rng: &mut Rng) -> Option<(String, UState)> {
             boards[b][sq] = Some(c);
         }
     };
-    let near = |rng: &mut Rng, sq: usize, r: i32| -> usize {
-        let f = (sq % 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
-        let k = (sq / 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
-        (k.clamp(0, 7) * 8 + f.clamp(0, 7)) as usize
-    };
     let edge = [0usize, 7, 56, 63, 3, 60, 24, 31][rng.below(8)];
-    let bk = near(rng, edge, 1);
+    let bk = near_square(rng, edge, 1);
     put(0, bk, 'k', &mut boards);
     put(0, rng.below(64), 'K', &mut boards);
     for _ in 0..1 + rng.below(4) {
         let c = WHITE[rng.below(WHITE.len())];
-        put(0, near(rng, bk, 2), c, &mut boards);
+        put(0, near_square(rng, bk, 2), c, &mut boards);
     }
     for _ in 0..rng.below(3) {
         let c = BLACK[rng.below(BLACK.len())];
-        put(0, near(rng, bk, 2), c, &mut boards);
+        put(0, near_square(rng, bk, 2), c, &mut boards);
     }
     let buk = rng.below(64);
     put(1, buk, 'k', &mut boards);
-    let wuk = near(rng, buk, 3);
+    let wuk = near_square(rng, buk, 3);
     put(1, wuk, 'K', &mut boards);
     for _ in 0..rng.below(4) {
         let c = WHITE[rng.below(WHITE.len())];
-        put(1, near(rng, buk, 2), c, &mut boards);
+        put(1, near_square(rng, buk, 2), c, &mut boards);
     }
     for _ in 0..rng.below(3) {
         let c = BLACK[rng.below(BLACK.len())];
-        put(1, near(rng, wuk, 2), c, &mut boards);
+        put(1, near_square(rng, wuk, 2), c, &mut boards);
     }
     // No pawn on the World's first or last rank, nor on the Underworld's own first.
     for (sq, c) in boards[0].iter_mut().enumerate() {
@@ -515,38 +510,12 @@ fn random_help_line(rng: &mut Rng) -> Option<(String, UState)> {
             *c = None;
         }
     }
-    let fen = |b: &[Option<char>; 64]| {
-        (0..8)
-            .rev()
-            .map(|rank| {
-                let mut row = String::new();
-                let mut empty = 0;
-                for file in 0..8 {
-                    match b[rank * 8 + file] {
-                        Some(c) => {
-                            if empty > 0 {
-                                row.push_str(&empty.to_string());
-                            }
-                            empty = 0;
-                            row.push(c);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    row.push_str(&empty.to_string());
-                }
-                row
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    };
     let phase = ["WW", "BW", "BU", "WU"][rng.below(4)];
     let turn = if phase == "BW" { 'b' } else { 'w' };
     let line = format!(
         "{} {turn} - - underworld \"{}\"; phase {phase};",
-        fen(&boards[0]),
-        fen(&boards[1])
+        placement_fen(&boards[0]),
+        placement_fen(&boards[1])
     );
     let s = read_line(&line).ok()?.state;
     Some((line, s))

@@ -118,16 +118,17 @@ fn target(args: &GenerateArgs) -> Option<u64> {
     })
 }
 
-/// Where a spread run keeps its pool between runs: FILE.pool, a JSON line per puzzle.
-fn pool_path(output: &Path) -> PathBuf {
+/// A file kept beside the output FILE: FILE.resume (where the run stands), FILE.pool
+/// (a spread run's pool, a JSON line per puzzle).
+fn beside(output: &Path, suffix: &str) -> PathBuf {
     let mut p = output.as_os_str().to_owned();
-    p.push(".pool");
+    p.push(suffix);
     PathBuf::from(p)
 }
 
 /// The pool of a spread run written to FILE before (`found` puzzles).
 fn load_pool(output: &Path, found: u64) -> Result<Vec<Puzzle>, String> {
-    let path = pool_path(output);
+    let path = beside(output, ".pool");
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
             "{}: cannot be read ({e}): the pool of this spread run is lost; remove {} to start again",
@@ -316,14 +317,8 @@ struct Place {
     pool: Vec<Puzzle>,
 }
 
-fn resume_path(output: &Path) -> PathBuf {
-    let mut p = output.as_os_str().to_owned();
-    p.push(".resume");
-    PathBuf::from(p)
-}
-
 fn load_place(output: &Path, run: &str) -> Result<Option<Place>, String> {
-    let path = resume_path(output);
+    let path = beside(output, ".resume");
     if !output.exists() {
         return Ok(None);
     }
@@ -359,7 +354,7 @@ fn load_place(output: &Path, run: &str) -> Result<Option<Place>, String> {
 }
 
 fn save_place(output: &Path, run: &str, place: &Place) -> std::io::Result<()> {
-    let path = resume_path(output);
+    let path = beside(output, ".resume");
     let mut seen: Vec<&String> = place.seen.iter().collect();
     seen.sort();
     let v = json!({"run": run, "next": place.next, "found": place.found, "seen": seen});
@@ -368,23 +363,22 @@ fn save_place(output: &Path, run: &str, place: &Place) -> std::io::Result<()> {
     std::fs::rename(&tmp, &path)
 }
 
-/// A puzzle of a spread set: its JSON line names its level in the set.
-fn write_spread(out: &mut dyn Write, level: usize, p: &Puzzle, json: bool) -> std::io::Result<()> {
-    if json {
-        let mut v = p.json();
+/// A puzzle as the run writes it: its line, or with `--json` its object (naming its
+/// `level` in a spread set).
+fn write_puzzle(
+    out: &mut dyn Write,
+    p: &Puzzle,
+    level: Option<usize>,
+    json: bool,
+) -> std::io::Result<()> {
+    if !json {
+        return writeln!(out, "{}", p.line());
+    }
+    let mut v = p.json();
+    if let Some(level) = level {
         v["level"] = json!(level);
-        writeln!(out, "{v}")
-    } else {
-        writeln!(out, "{}", p.line())
     }
-}
-
-fn write_puzzle(out: &mut dyn Write, p: &Puzzle, json: bool) -> std::io::Result<()> {
-    if json {
-        writeln!(out, "{}", p.json())
-    } else {
-        writeln!(out, "{}", p.line())
-    }
+    writeln!(out, "{v}")
 }
 
 pub fn run(args: GenerateArgs) -> bool {
@@ -425,23 +419,24 @@ pub fn run(args: GenerateArgs) -> bool {
                 // The file holds more puzzles than asked for: they stay proved and
                 // written, and a run that kept them would not give --count puzzles.
                 Ok(Some(p)) if target(&args).is_some_and(|c| p.found > c) => {
-                    if args.spread {
-                        eprintln!(
-                            "generate: {} already holds a pool of {} puzzles of this spread run, more than {POOL} x --count {}: give --count {} or more to go on, or another -o",
-                            path.display(),
-                            p.found,
-                            args.count.unwrap_or(0),
-                            p.found.div_ceil(POOL)
-                        );
+                    let count = args.count.unwrap_or(0);
+                    let (held, limit, enough) = if args.spread {
+                        (
+                            format!("a pool of {} puzzles of this spread run", p.found),
+                            format!("{POOL} x --count {count}"),
+                            p.found.div_ceil(POOL),
+                        )
                     } else {
-                        eprintln!(
-                            "generate: {} already holds {} puzzles of this run, more than --count {}: give --count {} or more to go on, or another -o",
-                            path.display(),
+                        (
+                            format!("{} puzzles of this run", p.found),
+                            format!("--count {count}"),
                             p.found,
-                            args.count.unwrap_or(0),
-                            p.found
-                        );
-                    }
+                        )
+                    };
+                    eprintln!(
+                        "generate: {} already holds {held}, more than {limit}: give --count {enough} or more to go on, or another -o",
+                        path.display()
+                    );
                     return false;
                 }
                 Ok(Some(p)) => place = p,
@@ -540,7 +535,7 @@ fn generate_run(
     let mut found = std::mem::take(&mut place.pool);
     let mut pool_file = None;
     if let Some(path) = args.output.as_ref().filter(|_| args.spread) {
-        let tmp = pool_path(path).with_extension("pool.tmp");
+        let tmp = beside(path, ".pool.tmp");
         let written = (|| -> std::io::Result<std::fs::File> {
             let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
             for p in &found {
@@ -548,15 +543,15 @@ fn generate_run(
             }
             w.flush()?;
             drop(w);
-            std::fs::rename(&tmp, pool_path(path))?;
+            std::fs::rename(&tmp, beside(path, ".pool"))?;
             std::fs::OpenOptions::new()
                 .append(true)
-                .open(pool_path(path))
+                .open(beside(path, ".pool"))
         })();
         match written {
             Ok(f) => pool_file = Some(std::io::BufWriter::new(f)),
             Err(e) => {
-                eprintln!("generate: {}: {e}", pool_path(path).display());
+                eprintln!("generate: {}: {e}", beside(path, ".pool").display());
                 return false;
             }
         }
@@ -587,7 +582,7 @@ fn generate_run(
                     .as_mut()
                     .map_or(Ok(()), |w| writeln!(w, "{}", puzzle.json()))
             } else {
-                write_puzzle(out, &puzzle, args.json)
+                write_puzzle(out, &puzzle, None, args.json)
             };
             if let Err(e) = written {
                 eprintln!("generate: cannot write: {e}");
@@ -610,7 +605,7 @@ fn generate_run(
         }
         if let Some(path) = &args.output {
             if let Err(e) = save_place(path, run, place) {
-                eprintln!("generate: {}: {e}", resume_path(path).display());
+                eprintln!("generate: {}: {e}", beside(path, ".resume").display());
             }
         }
         if let Some(b) = &bar {
@@ -637,7 +632,7 @@ fn generate_run(
         // The set: chosen from the pool so far, also when the run was stopped.
         let set = spread::spread(std::mem::take(&mut found), args.count.unwrap_or(0) as usize);
         for (level, puzzle) in &set {
-            if let Err(e) = write_spread(out, *level, puzzle, args.json) {
+            if let Err(e) = write_puzzle(out, puzzle, Some(*level), args.json) {
                 eprintln!("generate: cannot write: {e}");
                 ok = false;
                 break;
@@ -648,7 +643,7 @@ fn generate_run(
     let _ = out.flush();
     if let Some(path) = &args.output {
         if let Err(e) = save_place(path, run, place) {
-            eprintln!("generate: {}: {e}", resume_path(path).display());
+            eprintln!("generate: {}: {e}", beside(path, ".resume").display());
         }
     }
     if let Some(path) = &args.html {
@@ -709,7 +704,7 @@ fn merge_entry(text: &str) -> Option<(u64, u64, Vec<String>)> {
 fn shards_complete(files: &[String]) -> bool {
     let mut runs: Vec<(String, u64, u64, &str)> = Vec::new();
     for file in files {
-        let path = resume_path(Path::new(file));
+        let path = beside(Path::new(file), ".resume");
         let run = std::fs::read_to_string(&path)
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())

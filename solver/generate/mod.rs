@@ -956,8 +956,9 @@ fn examine_two_board<G: crate::generic::TurnGame>(
         themes.push(Theme::Quiet);
     }
     let mut qualities = quality::of_two_board(stip, &proof, game.mover(state));
+    // The superfluous men, each with the line without it.
+    let mut lighter = Vec::new();
     if spec.every_quality || spec.wants(Theme::Economy) {
-        let mut superfluous = Vec::new();
         for (name, smaller) in quality::two_board_removals(line.diagram, line.boards) {
             let Some(without) = (line.read)(&smaller) else {
                 continue;
@@ -965,10 +966,10 @@ fn examine_two_board<G: crate::generic::TurnGame>(
             let other = prove(game, &without, stip, table, stop, false);
             check_stop(stop)?;
             if other.unique(stip) && other.solutions == proof.solutions {
-                superfluous.push(name);
+                lighter.push((name, smaller));
             }
         }
-        qualities.superfluous = Some(superfluous);
+        qualities.superfluous = Some(lighter.iter().map(|(name, _)| name.clone()).collect());
     }
     themes.extend(composer_themes(&qualities, &spec.themes));
     if spec.themes.iter().all(|t| themes.contains(t)) {
@@ -986,14 +987,10 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     } else if spec.wants(Theme::Economy) {
         // Drawn toward economy as on one board: the line without one of its
         // superfluous men is examined afresh.
-        let removals = quality::two_board_removals(line.diagram, line.boards);
-        for name in qualities.superfluous.iter().flatten() {
+        for (_, smaller) in &lighter {
             if *smaller_left == 0 {
                 break;
             }
-            let Some((_, smaller)) = removals.iter().find(|(n, _)| n == name) else {
-                continue;
-            };
             *smaller_left -= 1;
             let found = match spec.board {
                 Board::Glass => examine_glass(spec, smaller, table, stop, smaller_left)?,

@@ -17,8 +17,9 @@
 //! random positions of both boards.
 
 use super::GState;
-use crate::search::mate_bound::{king_steps, moves_left_of, standard_tables, FAR, FORMS};
-use crate::types::{Color, Role, Square};
+use crate::geometry::{Geometry, Standard};
+use crate::search::mate_bound::{forms, moves_left_of, standard_tables, FAR};
+use crate::types::{Color, Square};
 
 /// Whether `winner` surely cannot capture the other king with the last of `turns`
 /// turns (one move each, taken alternately from the side to move) from `s`.
@@ -32,26 +33,19 @@ pub fn capture_out_of_reach(s: &GState, winner: Color, turns: u32) -> bool {
     let (win_left, lose_left) = moves_left_of(s.turn, winner, turns);
     let t = standard_tables();
     // The squares the loser's king may stand on at the capture.
-    let walk: Vec<Square> = Square::all()
-        .filter(|&sq| king_steps(king, sq) <= lose_left)
-        .collect();
+    let walk = Standard.rides_within(king, lose_left);
     for b in &s.boards {
         for (from, piece) in b.board().pieces() {
             if piece.color != winner {
                 continue;
             }
-            let forms: &[Role] = if piece.role == Role::Pawn {
-                &FORMS
-            } else {
-                std::slice::from_ref(&piece.role)
-            };
             let reaches = |to: Square| {
-                forms.iter().any(|&form| {
+                forms(piece.role).iter().any(|&form| {
                     let d = t.distance(winner, piece.role, from, form, to);
                     d != FAR && u32::from(d) <= win_left
                 })
             };
-            if walk.iter().any(|&to| reaches(to)) {
+            if walk.into_iter().any(reaches) {
                 return false;
             }
         }

@@ -59,7 +59,7 @@ use crate::bitboard::Bitboard;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::search::mate_bound::{moves_left, MateTables, FAR, FORMS};
+use crate::search::mate_bound::{forms, moves_left, MateTables, FAR};
 use crate::types::{Color, Role, Square};
 use std::sync::Arc;
 
@@ -115,22 +115,6 @@ impl Plan {
             .iter()
             .find(|n| n.man as usize == man)
             .expect("the plan names the man")
-    }
-}
-
-/// The forms a man can have in the mate.
-fn forms(role: Role) -> &'static [Role] {
-    const ONE: [[Role; 1]; 6] = [
-        [Role::Pawn],
-        [Role::Knight],
-        [Role::Bishop],
-        [Role::Rook],
-        [Role::Queen],
-        [Role::King],
-    ];
-    match role {
-        Role::Pawn => &FORMS,
-        _ => &ONE[role.index()],
     }
 }
 

@@ -159,11 +159,20 @@ pub(crate) fn standard_tables() -> &'static MateTables {
     TABLES.get_or_init(|| MateTables::for_geometry(&crate::geometry::Standard))
 }
 
-/// A king's steps from `a` to `b` on an empty board.
-pub(crate) fn king_steps(a: Square, b: Square) -> u32 {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr)
+/// The forms a man of `role` can take on its way: a pawn may promote.
+pub(crate) fn forms(role: Role) -> &'static [Role] {
+    const ONE: [[Role; 1]; 6] = [
+        [Role::Pawn],
+        [Role::Knight],
+        [Role::Bishop],
+        [Role::Rook],
+        [Role::Queen],
+        [Role::King],
+    ];
+    match role {
+        Role::Pawn => &FORMS,
+        _ => &ONE[role.index()],
+    }
 }
 
 impl MateTables {
@@ -586,13 +595,7 @@ impl Cover<'_> {
             if used & (1 << i) != 0 || (check_left && !m.checks) {
                 continue;
             }
-            let single = [m.role];
-            let forms: &[Role] = if m.role == Role::Pawn {
-                &FORMS
-            } else {
-                &single
-            };
-            for (f, &form) in forms.iter().enumerate() {
+            for (f, &form) in forms(m.role).iter().enumerate() {
                 let k = kind(form, m.color);
                 let reach = (win as usize).min(NEAR - 1);
                 let (row, near): (&[u8; 64], Bitboard) = match (m.role, &self.king_row) {

@@ -29,8 +29,8 @@
 //! on random positions of both boards.
 
 use super::state::{Phase, UState};
-use crate::geometry::Standard;
-use crate::search::mate_bound::{king_steps, standard_tables, MateTables, FAR};
+use crate::geometry::{Geometry, Standard};
+use crate::search::mate_bound::{standard_tables, MateTables, FAR};
 use crate::types::{Color, Role, Square};
 
 /// How many moves a side may still make on each board.
@@ -97,13 +97,11 @@ fn may_return(s: &UState, side: Color, own: Moves, other: Moves) -> bool {
     }
     let t = standard_tables();
     // Where the other Underworld King may stand when it is taken.
-    let region: Vec<Square> = Square::all()
-        .filter(|&sq| king_steps(target, sq) <= other.under)
-        .collect();
+    let region = Standard.rides_within(target, other.under);
     let takes_from = |role: Role, from: Square| {
         region
-            .iter()
-            .any(|&to| u_distance(t, side, role, from, to) <= own.under)
+            .into_iter()
+            .any(|to| u_distance(t, side, role, from, to) <= own.under)
     };
     // A man of `side` taken on the Underworld by a man of the other side other than its
     // King is dropped again (4a): that needs such a man there, now or dropped after a
@@ -119,7 +117,9 @@ fn may_return(s: &UState, side: Color, own: Moves, other: Moves) -> bool {
         }
         let moved_away = match piece.role {
             // Taken by the other King, placed anywhere (4e): the Kings must meet.
-            Role::King => other.under > 0 && king_steps(sq, target) <= other.under + own.under,
+            Role::King => {
+                other.under > 0 && Standard.ride_length(sq, target) <= other.under + own.under
+            }
             // Dropped on its file (anywhere here, so no distance is asked: the bound
             // gives up on a pawn whenever one of the other side's men may take it).
             Role::Pawn => redropped,
@@ -156,7 +156,7 @@ fn on_file(file: u8, test: impl Fn(Square) -> bool) -> bool {
 /// at most two ranks a move (forwards, rank 1 following rank 8) and one file a move.
 fn u_distance(t: &MateTables, color: Color, role: Role, from: Square, to: Square) -> u32 {
     match role {
-        Role::King => king_steps(from, to),
+        Role::King => Standard.ride_length(from, to),
         Role::Pawn => {
             let forward = match color {
                 Color::White => (to.rank() as i32 - from.rank() as i32).rem_euclid(8),

@@ -106,7 +106,7 @@ pub fn notation(game: &Underworld, s: &UState, mv: UMove) -> String {
     let after = game.play(s, mv);
     // A placement completes the capturer's turn (rules.md 4.8e): the mate it lets stand
     // is the capturer's, marked after it.
-    let mate = game.end(&after) == Some(End::Win(s.phase.color()));
+    let mate = game.end(&after) == Some(End::Win(game.turn_owner(s)));
     let text = match mv {
         UMove::World(m) => {
             let w = s.world_for(s.phase.color());

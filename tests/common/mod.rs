@@ -214,6 +214,14 @@ pub fn put_at_random(
     }
 }
 
+/// A random square at most `r` files and `r` ranks from `sq` (a1 = 0), clamped to the
+/// board.
+pub fn near_square(rng: &mut Rng, sq: usize, r: i32) -> usize {
+    let f = (sq % 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
+    let k = (sq / 8) as i32 + rng.below((2 * r + 1) as usize) as i32 - r;
+    (k.clamp(0, 7) * 8 + f.clamp(0, 7)) as usize
+}
+
 /// The unit tests' generator (xorshift64), for random positions and games.
 #[path = "../../solver/test_rng.rs"]
 mod test_rng;
