@@ -60,9 +60,9 @@ pub struct GenerateArgs {
     /// tries), easiest first, written when the run ends (docs/positions.md).
     #[arg(long, requires = "count", conflicts_with = "merge")]
     pub spread: bool,
-    /// Improve each puzzle by small changes (a man taken off or moved one step) while
-    /// it stays sound with every theme asked and its score rises (one board; every
-    /// quality decided).
+    /// Improve each puzzle by small changes (a man taken off, moved one step, or added
+    /// on a flight the key takes) while it stays sound with every theme asked and its
+    /// score rises (one board; every quality decided).
     #[arg(long, conflicts_with = "merge")]
     pub improve: bool,
     /// Decide economy (the superfluous men) for every puzzle, not only when the

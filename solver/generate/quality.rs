@@ -38,6 +38,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct Qualities {
     /// `#N`, `s#N` on one board; `None` for help-mates (no key) and two-board games.
     pub quiet_key: Option<bool>,
+    /// The flights the key takes (`e7`), decided where `quiet_key` is.
+    pub flights_taken: Option<Vec<String>>,
     /// `Some(true)`: the key threatens; `Some(false)`: zugzwang; `None`: no threat is
     /// sought (help-mates, a key that checks, a one-mover).
     pub threat: Option<bool>,
@@ -62,6 +64,7 @@ impl Qualities {
     pub fn json(&self) -> Value {
         json!({
             "quiet_key": self.quiet_key,
+            "flights_taken": self.flights_taken,
             "threat": self.threat.map(|t| if t { "threat" } else { "zugzwang" }),
             "variations": self.variations,
             "no_duals": self.no_duals,
@@ -84,6 +87,15 @@ fn flights(game: &AnyGame, pos: &Position) -> Bitboard {
         .fold(Bitboard::EMPTY, |b, m| b.with(m.to))
 }
 
+/// The flights `key` takes: the squares the defender's king could step to with the
+/// defender to move in the diagram and cannot after the key.
+pub fn flights_taken(game: &AnyGame, pos: &Position, key: Move) -> Bitboard {
+    let after = game.play(pos, key).position;
+    let mut passed = *pos;
+    passed.pass();
+    flights(game, &passed) & !flights(game, &after)
+}
+
 /// The key is quiet: no check, no capture, no flight taken.
 pub fn key_is_quiet(game: &AnyGame, pos: &Position, key: Move) -> bool {
     let capture = match key.kind {
@@ -96,14 +108,7 @@ pub fn key_is_quiet(game: &AnyGame, pos: &Position, key: Move) -> bool {
         return false;
     }
     let after = game.play(pos, key).position;
-    if game.in_check(&after) {
-        return false;
-    }
-    let mut passed = *pos;
-    passed.pass();
-    let before = flights(game, &passed);
-    let now = flights(game, &after);
-    (before & !now).is_empty()
+    !game.in_check(&after) && flights_taken(game, pos, key).is_empty()
 }
 
 /// Whether the position (the mated side to move) is a model mate; `None` when it is not
@@ -307,6 +312,12 @@ pub fn of_single(
     );
     Ok(Qualities {
         quiet_key: (!help).then(|| key.is_some_and(|k| key_is_quiet(game, pos, k))),
+        flights_taken: key.filter(|_| !help).map(|k| {
+            flights_taken(game, pos, k)
+                .into_iter()
+                .map(|sq| sq.to_string())
+                .collect()
+        }),
         threat: proof
             .tree
             .as_ref()
@@ -332,6 +343,7 @@ pub fn of_two_board(stip: Stipulation, proof: &Proof, attacker: Color) -> Qualit
     let help = stip.aim == Aim::Help;
     Qualities {
         quiet_key: None,
+        flights_taken: None,
         threat: proof
             .tree
             .as_ref()

@@ -90,6 +90,7 @@ pub fn from_json(v: &Value) -> Option<Puzzle> {
     let q = &v["qualities"];
     let qualities = Qualities {
         quiet_key: q["quiet_key"].as_bool(),
+        flights_taken: strings(&q["flights_taken"]),
         threat: q["threat"].as_str().map(|t| t == "threat"),
         variations: q["variations"].as_u64()? as usize,
         no_duals: q["no_duals"].as_bool()?,
@@ -136,6 +137,7 @@ mod tests {
             retro: None,
             qualities: Qualities {
                 quiet_key: Some(false),
+                flights_taken: Some(vec!["e7".to_string()]),
                 threat: None,
                 variations: 1,
                 no_duals: true,
