@@ -7,6 +7,7 @@
 mod common;
 
 use common::{json, run};
+use fairysolve::generic::{End, TurnGame};
 use serde_json::Value;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -57,17 +58,19 @@ fn play(pos: &Chess, uci: &str) -> Chess {
 }
 
 /// The squares `side`'s king can step to, by its definition: a neighbouring square not
-/// held by its own men and attacked by no enemy man (the king itself taken off the board,
+/// held by its own men or the other king and attacked by no enemy man (the king itself taken off the board,
 /// so that a rider's line goes on behind it). Read off the board alone, so it holds
 /// also when the side is not to move.
-fn king_steps(pos: &Chess, side: Color) -> Bitboard {
-    let board = pos.board();
+fn king_steps(board: &shakmaty::Board, side: Color) -> Bitboard {
     let king = board.king_of(side).unwrap();
     let occupied = board.occupied() ^ Bitboard::from_square(king);
     attacks::king_attacks(king)
         .into_iter()
         .filter(|&sq| {
+            // Never onto the other king (on the Underworld's World the two may stand
+            // side by side: taking a king is never a move).
             !board.by_color(side).contains(sq)
+                && board.king_of(!side) != Some(sq)
                 && !board.by_color(!side).into_iter().any(|from| {
                     let piece = board.piece_at(from).unwrap();
                     attacks::attacks(from, piece, occupied).contains(sq)
@@ -94,8 +97,14 @@ fn a_quiet_key_is_no_check_no_capture_no_flight_taken() {
             let captured = pos.board().occupied().count() != after.board().occupied().count();
             let check = after.is_check();
             let defender = !pos.turn();
-            let kept = (king_steps(&pos, defender) & !king_steps(&after, defender)).is_empty();
-            let quiet = !captured && !check && kept;
+            let taken = king_steps(pos.board(), defender) & !king_steps(after.board(), defender);
+            let names: Vec<String> = taken.into_iter().map(|sq| sq.to_string()).collect();
+            assert_eq!(
+                p["qualities"]["flights_taken"],
+                serde_json::json!(names),
+                "{line}: key {key}"
+            );
+            let quiet = !captured && !check && taken.is_empty();
             assert_eq!(
                 p["qualities"]["quiet_key"].as_bool(),
                 Some(quiet),
@@ -106,6 +115,168 @@ fn a_quiet_key_is_no_check_no_capture_no_flight_taken() {
         }
     }
     assert!(seen[0] > 5 && seen[1] > 5, "quiet and not: {seen:?}");
+}
+
+/// A placement as shakmaty reads it (a board alone: the World of an Underworld line may
+/// hold either side in check).
+fn board_of(placement: &str) -> shakmaty::Board {
+    placement.parse().unwrap()
+}
+
+/// Whether `side`'s king is attacked on `board`.
+fn attacked(board: &shakmaty::Board, side: Color) -> bool {
+    let king = board.king_of(side).unwrap();
+    board.attacks_to(king, !side, board.occupied()).any()
+}
+
+/// On Underworld the key is judged on the World, where the mate is: a key is quiet
+/// exactly when its notation shows no capture (`x`, on either board), it gives no check
+/// on the World (the king attacked after it and not before: at WW it may stand in
+/// check) and takes none of the squares the defender's World king could step to (the
+/// World board alone, by shakmaty). Every generated key is a World move at WW: such a
+/// move changes the Underworld only by dropping a man it captured, which can give the
+/// defender's Underworld King no check.
+#[test]
+fn an_underworld_quiet_key_is_no_capture_no_check_no_flight_taken_on_the_world() {
+    use fairysolve::underworld::{read_line, Underworld};
+    let game = Underworld;
+    let mut seen = [0; 2];
+    for seed in 1..=2 {
+        for p in puzzles("#2", 8, seed, &["--underworld-chess"]) {
+            let line = p["epd"].as_str().unwrap();
+            let s = read_line(line).unwrap().state;
+            let key_coord = p["key"].as_str().unwrap();
+            assert!(
+                key_coord.starts_with("W:") && line.contains("phase WW"),
+                "{line}"
+            );
+            let key = game
+                .moves(&s)
+                .into_iter()
+                .find(|&m| game.coord(&s, m) == key_coord)
+                .unwrap();
+            let captures = game.notation(&s, key).contains('x');
+            let after = game.play(&s, key);
+            let world_before = board_of(line.split(' ').next().unwrap());
+            let world_after = board_of(&fairysolve::fen::write_placement(after.world.board()));
+            let taken =
+                king_steps(&world_before, Color::Black) & !king_steps(&world_after, Color::Black);
+            let names: Vec<String> = taken.into_iter().map(|sq| format!("W:{sq}")).collect();
+            assert_eq!(
+                p["qualities"]["flights_taken"],
+                serde_json::json!(names),
+                "{line}"
+            );
+            let checks =
+                attacked(&world_after, Color::Black) && !attacked(&world_before, Color::Black);
+            let quiet = !captures && !checks && taken.is_empty();
+            assert_eq!(p["qualities"]["quiet_key"].as_bool(), Some(quiet), "{line}");
+            seen[quiet as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 3, "quiet and not: {seen:?}");
+}
+
+/// On Looking-Glass, by playing every move: the key captures when the defender has
+/// fewer men after it; it "checks" when the attacker, to move again, has a move that
+/// wins and had none before it; a flight is a king's move after which no move of the attacker wins, named by
+/// the board the king ends on.
+#[test]
+fn a_looking_glass_quiet_key_is_no_capture_no_attack_on_the_king_no_flight_taken() {
+    use fairysolve::glass::{read_line, GState, Glass};
+    let wins = |game: &Glass, s: &GState| {
+        game.moves(s)
+            .into_iter()
+            .any(|m| game.end(&game.play(s, m)) == Some(End::Win(s.turn)))
+    };
+    let flights = |game: &Glass, s: &GState| -> Vec<String> {
+        let mut out: Vec<String> = game
+            .moves(s)
+            .into_iter()
+            .filter(|m| m.mv.role == fairysolve::types::Role::King)
+            .filter(|m| m.mv.kind != fairysolve::moves::MoveKind::Castle)
+            .map(|m| game.play(s, m))
+            .filter(|next| !wins(game, next))
+            .map(|next| {
+                let (sq, side) = next.king(s.turn).unwrap();
+                format!("{}:{sq}", side.letter())
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    };
+    let mut seen = [0; 2];
+    for seed in 1..=2 {
+        for p in puzzles("#2", 8, seed, &["--looking-glass"]) {
+            let line = p["epd"].as_str().unwrap();
+            let s = read_line(line).unwrap().state;
+            let game = Glass { attacker: s.turn };
+            let key = game
+                .moves(&s)
+                .into_iter()
+                .find(|&m| game.coord(&s, m) == p["key"].as_str().unwrap())
+                .unwrap();
+            let after = game.play(&s, key);
+            let defender = !s.turn;
+            let captures = after.men(defender).count() < s.men(defender).count();
+            let again = game.other_side_to_move(&after).unwrap();
+            let checks = wins(&game, &again) && !wins(&game, &s);
+            let before = flights(&game, &game.other_side_to_move(&s).unwrap());
+            let now = flights(&game, &after);
+            let taken: Vec<String> = before.into_iter().filter(|f| !now.contains(f)).collect();
+            assert_eq!(
+                p["qualities"]["flights_taken"],
+                serde_json::json!(taken),
+                "{line}"
+            );
+            let quiet = !captures && !checks && taken.is_empty();
+            assert_eq!(p["qualities"]["quiet_key"].as_bool(), Some(quiet), "{line}");
+            seen[quiet as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 3, "quiet and not: {seen:?}");
+}
+
+/// Underworld: the World at the end of the main line, replayed by the library, is a
+/// model mate by shakmaty's judgement exactly when the puzzle says so (the mate is the
+/// World's; the men on the Underworld stand apart).
+#[test]
+fn an_underworld_model_mate_is_judged_on_the_world() {
+    use fairysolve::underworld::{read_line, Underworld};
+    let game = Underworld;
+    let mut seen = [0; 2];
+    for (stip, count) in [("#2", 12), ("h#2", 3)] {
+        for p in puzzles(stip, count, 1, &["--underworld-chess"]) {
+            let line = p["epd"].as_str().unwrap();
+            let mut s = read_line(line).unwrap().state;
+            let pv = line.split("pv ").nth(1).unwrap().trim_end_matches(';');
+            for coord in pv.split(' ') {
+                let mv = game
+                    .moves(&s)
+                    .into_iter()
+                    .find(|&m| game.coord(&s, m) == coord)
+                    .unwrap();
+                s = game.play(&s, mv);
+            }
+            let world = diagram(&format!(
+                "{} b - -",
+                fairysolve::fen::write_placement(s.world.board())
+            ));
+            if !world.is_checkmate() {
+                assert_eq!(p["qualities"]["model_mate"], Value::Null, "{line}");
+                continue;
+            }
+            let model = is_model(&world);
+            assert_eq!(
+                p["qualities"]["model_mate"].as_bool(),
+                Some(model),
+                "{line}"
+            );
+            seen[model as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 1 && seen[1] > 1, "model and not: {seen:?}");
 }
 
 /// The diagram of a puzzle's line: its FEN fields and variant operations, without
@@ -347,6 +518,28 @@ fn field_guards(pos: &Chess) -> Vec<(Square, usize, bool)> {
         .collect()
 }
 
+/// Whether a mate (the mated side to move) is a model mate, by shakmaty: pure and
+/// economical.
+fn is_model(pos: &Chess) -> bool {
+    let pure = field_guards(pos)
+        .iter()
+        .all(|&(_, guards, blocked)| if blocked { guards == 0 } else { guards == 1 });
+    let mating: Color = !pos.turn();
+    let economical = pos.board().by_color(mating).into_iter().all(|sq| {
+        let role = pos.board().role_at(sq).unwrap();
+        if matches!(role, Role::King | Role::Pawn) {
+            return true;
+        }
+        let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.board.discard_piece_at(sq);
+        let Ok(less) = Chess::from_setup(setup, CastlingMode::Chess960) else {
+            return true;
+        };
+        !less.is_checkmate()
+    });
+    pure && economical
+}
+
 /// A model mate, replayed by shakmaty: each square of the king's field is blocked by
 /// its own man and not attacked, or attacked exactly once; and each man of the mating
 /// side but the king and pawns, taken off, leaves no mate.
@@ -376,24 +569,7 @@ fn a_model_mate_covers_each_square_of_the_field_once_with_every_man() {
                 assert_eq!(claimed, None, "{line}: the main line ends in no mate");
                 continue;
             }
-            let pure =
-                field_guards(&pos)
-                    .iter()
-                    .all(|&(_, guards, blocked)| if blocked { guards == 0 } else { guards == 1 });
-            let mating: Color = !pos.turn();
-            let economical = pos.board().by_color(mating).into_iter().all(|sq| {
-                let role = pos.board().role_at(sq).unwrap();
-                if matches!(role, Role::King | Role::Pawn) {
-                    return true;
-                }
-                let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
-                setup.board.discard_piece_at(sq);
-                let Ok(less) = Chess::from_setup(setup, CastlingMode::Chess960) else {
-                    return true;
-                };
-                !less.is_checkmate()
-            });
-            let model = pure && economical;
+            let model = is_model(&pos);
             assert_eq!(claimed, Some(model), "{line}");
             assert_eq!(names_theme(&p, "model-mate"), model, "{line}");
             seen[model as usize] += 1;

@@ -955,7 +955,7 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     if is_quiet(&proof) {
         themes.push(Theme::Quiet);
     }
-    let mut qualities = quality::of_two_board(stip, &proof, game.mover(state));
+    let mut qualities = quality::of_two_board(game, state, stip, &proof);
     // The superfluous men, each with the line without it.
     let mut lighter = Vec::new();
     if spec.every_quality || spec.wants(Theme::Economy) {

@@ -23,6 +23,7 @@ use crate::bitboard::Bitboard;
 use crate::game::AnyGame;
 use crate::generic::adapter::{BoardState, OneBoard};
 use crate::generic::search::Line;
+use crate::generic::{KeyEffects, TurnGame};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::problem::{Aim, Problem, Stipulation};
@@ -36,7 +37,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// (said in each field).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Qualities {
-    /// `#N`, `s#N` on one board; `None` for help-mates (no key) and two-board games.
+    /// `#N`, `s#N`; `None` for help-mates (no key). On two boards as the game judges
+    /// its key (`TurnGame::key_effects`).
     pub quiet_key: Option<bool>,
     /// The flights the key takes (`e7`), decided where `quiet_key` is.
     pub flights_taken: Option<Vec<String>>,
@@ -52,7 +54,7 @@ pub struct Qualities {
     /// `pe5`; on two boards with the board's letter, `U:Qc5`); `None` when not decided.
     pub superfluous: Option<Vec<String>>,
     /// `None` when the main line does not end in mate, under Taxi (where a guard counts
-    /// only if affordable) and on the two-board games.
+    /// only if affordable) and on Looking-Glass (no mate: a capture ends it).
     pub model_mate: Option<bool>,
 }
 
@@ -338,12 +340,53 @@ pub fn of_single(
     })
 }
 
-/// The qualities of a two-board puzzle that its proof alone decides (the rest `None`).
-pub fn of_two_board(stip: Stipulation, proof: &Proof, attacker: Color) -> Qualities {
+/// A two-board line played from `start`: the state its first move is played in, that
+/// move, and the state at its end; `None` if a move written in `coords` is not legal where
+/// it stands (or the line is empty).
+fn replay_turns<G: TurnGame>(
+    game: &G,
+    start: &G::State,
+    coords: &[(String, String)],
+) -> Option<(G::State, G::Move, G::State)> {
+    let mut s = *start;
+    let mut first = None;
+    for (coord, _) in coords {
+        let mv = game
+            .moves(&s)
+            .into_iter()
+            .find(|&m| game.coord(&s, m) == *coord)?;
+        first.get_or_insert((s, mv));
+        s = game.play(&s, mv);
+    }
+    let (before, key) = first?;
+    Some((before, key, s))
+}
+
+/// The qualities of a two-board puzzle decided without further proofs (economy is
+/// `None`): the key's effects where the game judges them (`TurnGame::key_effects`),
+/// and the model mate where its mate is a FIDE mate on one board
+/// (`TurnGame::mate_board`: on Underworld the World, its men on the Underworld apart).
+pub fn of_two_board<G: TurnGame>(
+    game: &G,
+    state: &G::State,
+    stip: Stipulation,
+    proof: &Proof,
+) -> Qualities {
     let help = stip.aim == Aim::Help;
+    let attacker = game.mover(state);
+    let line = replay_turns(game, state, &proof.main);
+    let key = line
+        .filter(|_| !help)
+        .and_then(|(s, mv, _)| game.key_effects(&s, mv));
+    let mated = if stip.aim == Aim::Selfmate {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let fide = AnyGame::Standard(crate::game::Game::fide());
     Qualities {
-        quiet_key: None,
-        flights_taken: None,
+        quiet_key: key.as_ref().map(KeyEffects::quiet),
+        flights_taken: key.map(|k| k.flights_taken),
         threat: proof
             .tree
             .as_ref()
@@ -352,7 +395,9 @@ pub fn of_two_board(stip: Stipulation, proof: &Proof, attacker: Color) -> Qualit
         no_duals: help || proof.tree.as_ref().is_some_and(|t| dual_free(t, attacker)),
         tries: proof.tries.len(),
         superfluous: None,
-        model_mate: None,
+        model_mate: line
+            .and_then(|(_, _, end)| game.mate_board(&end, mated))
+            .and_then(|board| model_mate(&fide, &board)),
     }
 }
 

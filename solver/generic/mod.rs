@@ -13,6 +13,7 @@ pub mod help;
 pub mod perft;
 pub mod search;
 
+use crate::position::Position;
 use crate::types::Color;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -24,6 +25,23 @@ pub enum End {
     Win(Color),
     /// Stalemate or another drawn end.
     Draw,
+}
+
+/// What an attacker's first move does to the other side, for a composer's quiet key
+/// (generate's qualities): whether it captures, whether it checks (or on Looking-Glass
+/// attacks the king), and the flights it takes, each named with its board (`W:e7`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyEffects {
+    pub captures: bool,
+    pub checks: bool,
+    pub flights_taken: Vec<String>,
+}
+
+impl KeyEffects {
+    /// No check, no capture, no flight taken.
+    pub fn quiet(&self) -> bool {
+        !self.captures && !self.checks && self.flights_taken.is_empty()
+    }
 }
 
 /// A game as the core sees it: states, moves, and the turn order. Every state has a side
@@ -159,6 +177,19 @@ pub trait TurnGame: Sync {
         _winner: Color,
         _turns: u32,
     ) -> Option<Box<dyn help::HelpGuide<Self::Move> + '_>> {
+        None
+    }
+
+    /// What `key`, a legal move of the side to move in `s`, does to the other side
+    /// (`KeyEffects`); `None` where the game does not judge it.
+    fn key_effects(&self, _s: &Self::State, _key: Self::Move) -> Option<KeyEffects> {
+        None
+    }
+
+    /// The board on which the king of `mated` stands in `s`, as a FIDE position with
+    /// `mated` to move, where the game's mate is a FIDE mate on one board (a composer's
+    /// model mate is judged there); `None` where it is not.
+    fn mate_board(&self, _s: &Self::State, _mated: Color) -> Option<Position> {
         None
     }
 

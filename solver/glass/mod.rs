@@ -11,12 +11,13 @@
 //! - `help_bound`: the bound of help play (the king's capture out of reach).
 
 pub mod help_bound;
+pub mod key_effects;
 pub mod notation;
 pub mod referee;
 pub mod setup;
 
 use crate::bitboard::Bitboard;
-use crate::generic::{End, TurnGame};
+use crate::generic::{End, KeyEffects, TurnGame};
 use crate::geometry::{Geometry, Standard};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -319,6 +320,10 @@ impl TurnGame for Glass {
 
     fn notation(&self, s: &GState, m: GMove) -> String {
         notation::notation(self, s, m)
+    }
+
+    fn key_effects(&self, s: &GState, key: GMove) -> Option<KeyEffects> {
+        Some(key_effects::key_effects(self, s, key))
     }
 }
 

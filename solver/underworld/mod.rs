@@ -14,14 +14,16 @@
 
 pub mod drops;
 pub mod help_bound;
+pub mod key_effects;
 pub mod notation;
 pub mod setup;
 pub mod state;
 pub mod under_moves;
 
-use crate::generic::{End, TurnGame};
+use crate::generic::{End, KeyEffects, TurnGame};
 use crate::geometry::Standard;
 use crate::moves::{Move, MoveKind};
+use crate::position::Position;
 use crate::types::{Color, Role, Square};
 use state::{Phase, Realm, UState};
 use under_moves::UnderMove;
@@ -307,6 +309,15 @@ impl TurnGame for Underworld {
 
     fn notation(&self, s: &UState, mv: UMove) -> String {
         notation::notation(self, s, mv)
+    }
+
+    fn key_effects(&self, s: &UState, key: UMove) -> Option<KeyEffects> {
+        Some(key_effects::key_effects(self, s, key))
+    }
+
+    /// The mate is a FIDE mate on the World (rule 4.5).
+    fn mate_board(&self, s: &UState, mated: Color) -> Option<Position> {
+        Some(s.world_for(mated))
     }
 }
 
