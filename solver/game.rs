@@ -217,14 +217,44 @@ impl<T: Terrain> Game<T> {
             return false;
         };
         let tables = self.mate_tables(geo);
-        // Under Taxi a square next to the mated king may also be barred by its price:
-        // the flight condition holds only where the mated side surely pays every
-        // king's step at the mate.
-        let flights = self.rules.taxi.as_ref().is_none_or(|taxi| {
-            let (_, own_moves) = crate::search::mate_bound::moves_left(pos, winner, turns);
-            taxi::pays_every_king_step(pos, !winner, own_moves, taxi, self.taxi_dearest)
-        });
+        let flights = self.flights_need_guards(pos, winner, turns);
         tables.hopeless(geo, pos, winner, turns, flights, self.rules.taxi.is_some())
+    }
+
+    /// Whether `!winner`, mated with the last of `turns` turns from `pos`, surely holds
+    /// `amount` then (always so without Taxi): counted from its cash, its incomes and
+    /// the dearest move for each of its moves (`taxi::surely_holds`).
+    fn mated_side_holds(&self, pos: &Position, winner: Color, turns: u32, amount: u32) -> bool {
+        self.rules.taxi.as_ref().is_none_or(|taxi| {
+            let (_, own_moves) = crate::search::mate_bound::moves_left(pos, winner, turns);
+            taxi::surely_holds(pos, !winner, own_moves, taxi, self.taxi_dearest, amount)
+        })
+    }
+
+    /// Whether a square next to the mated king is barred to it only by its own man or
+    /// an attack, as in FIDE: under Taxi only where the mated side surely pays every
+    /// king's step at the mate (else a flight may be barred by its price alone).
+    pub fn flights_need_guards(&self, pos: &Position, winner: Color, turns: u32) -> bool {
+        self.mated_side_holds(pos, winner, turns, taxi::DEAREST_KING_STEP)
+    }
+
+    /// What this game changes in a mate given by `winner` with the last of `turns`
+    /// turns from `pos`, for the mate plans (`help_plans::MateRules`): Trapdoor's
+    /// falls; under Taxi the kings that check side by side, and parries left unasked
+    /// where the mated side may hold less than the dearest move (one could be too dear
+    /// to play).
+    pub fn mate_rules(
+        &self,
+        pos: &Position,
+        winner: Color,
+        turns: u32,
+    ) -> crate::search::help_plans::MateRules {
+        crate::search::help_plans::MateRules {
+            falls: self.rules.trapdoor.is_some(),
+            taxi: self.rules.taxi.is_some(),
+            parries: self.rules.trapdoor.is_none()
+                && self.mated_side_holds(pos, winner, turns, self.taxi_dearest),
+        }
     }
 
     /// The help bound's distances on `geo`, this game's fixed geometry.

@@ -177,10 +177,23 @@ pub fn pays_every_king_step(
     taxi: &Taxi,
     dearest: u32,
 ) -> bool {
+    surely_holds(pos, color, moves, taxi, dearest, DEAREST_KING_STEP)
+}
+
+/// Whether `color` surely holds at least `amount` when the other side's last move is
+/// made, counted as in `pays_every_king_step`.
+pub fn surely_holds(
+    pos: &Position,
+    color: Color,
+    moves: u32,
+    taxi: &Taxi,
+    dearest: u32,
+    amount: u32,
+) -> bool {
     let incomes = moves + u32::from(pos.turn() != color);
     let least = pos.cash(color) as i64 + (incomes as i64) * taxi.income as i64
         - moves as i64 * dearest as i64;
-    least.max(taxi.income as i64) >= DEAREST_KING_STEP as i64
+    least.max(taxi.income as i64) >= amount as i64
 }
 
 /// Whether the king of `color` is in (affordable) check.

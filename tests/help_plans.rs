@@ -1,7 +1,8 @@
 //! Help play guided by mate plans (`search::help_plans`) against the definition of a
 //! help-mate (rules.md 8.2): every line of both sides played, no plan and no table. The
-//! plans serve the FIDE rules on a fixed board, so the positions are drawn under FIDE
-//! and on fixed Earthquake boards, near a mate picture and with what makes plans hard:
+//! plans serve the FIDE rules and Trapdoor on a fixed board, so the positions are drawn
+//! under FIDE, under Trapdoor (timers of both sides, both orders of events) and on
+//! fixed Earthquake boards, near a mate picture and with what makes plans hard:
 //! castling rights (two men moved at once), en passant (a man taken off the square
 //! moved to), pawns one step from promotion (a man that changes what it is), and lines
 //! of up to six turns.
@@ -191,6 +192,64 @@ fn solved(line: &str, turns: u32) -> Option<Vec<String>> {
     Some(got)
 }
 
+/// The operations of a Trapdoor line for the diagram `fen`: timer 1 or 2, about one man
+/// in three ticking (kings too) with 1 to T own moves left, and now and then the
+/// other order of events.
+fn trapdoor_ops(rng: &mut Rng, fen: &str) -> String {
+    let t = 1 + rng.below(2);
+    let mut ticking = Vec::new();
+    let placement = fen.split(' ').next().unwrap_or("");
+    for (i, row) in placement.split('/').enumerate() {
+        let rank = 8 - i;
+        let mut file = 0;
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(d) => file += d as usize,
+                None => {
+                    if rng.below(3) == 0 {
+                        let sq = format!("{}{rank}", (b'a' + file as u8) as char);
+                        ticking.push(format!("{sq}:{}", 1 + rng.below(t)));
+                    }
+                    file += 1;
+                }
+            }
+        }
+    }
+    let mut ops = format!(" trapdoor {t};");
+    if !ticking.is_empty() {
+        ops += &format!(" timers \"{}\";", ticking.join(" "));
+    }
+    if rng.below(4) == 0 {
+        ops += " trapdoor_order falls-first;";
+    }
+    ops
+}
+
+/// The operations of a Taxi line: cash from broke to rich for each side (a king that
+/// may not pay its step, a guard too dear to count), an income of 0 to 3, and now and
+/// then Trapdoor too.
+fn taxi_ops(rng: &mut Rng, fen: &str) -> String {
+    let cash = |rng: &mut Rng| match rng.below(3) {
+        0 => rng.below(3),
+        1 => 2 + rng.below(8),
+        _ => 20 + rng.below(20),
+    };
+    let (white, black) = (cash(rng), cash(rng));
+    let mut ops = format!(" taxi \"{white} {black}\"; taxi_income {};", rng.below(4));
+    if rng.below(4) == 0 {
+        ops += &trapdoor_ops(rng, fen);
+    }
+    ops
+}
+
+/// The game a random line is played under (`compare_on`).
+#[derive(Copy, Clone, PartialEq)]
+enum Rules {
+    Fide,
+    Trapdoor,
+    Taxi,
+}
+
 /// Compares `count` positions of at most `most_men` men with `turns` drawn from
 /// `lengths`; how many had a solution.
 fn compare(
@@ -199,6 +258,18 @@ fn compare(
     most_men: usize,
     lengths: &[(u32, char)],
     crowd: Crowd,
+) -> usize {
+    compare_on(seed, count, most_men, lengths, crowd, Rules::Fide)
+}
+
+/// `compare`, every line under `rules` (`trapdoor_ops`, `taxi_ops`).
+fn compare_on(
+    seed: u64,
+    count: usize,
+    most_men: usize,
+    lengths: &[(u32, char)],
+    crowd: Crowd,
+    rules: Rules,
 ) -> usize {
     let mut rng = Rng(seed);
     let (mut compared, mut with_solutions) = (0, 0);
@@ -215,7 +286,12 @@ fn compare(
         if men > most_men {
             continue;
         }
-        let line = format!("{fen}{}", BOARDS[rng.below(BOARDS.len())]);
+        let board = BOARDS[rng.below(BOARDS.len())];
+        let line = match rules {
+            Rules::Fide => format!("{fen}{board}"),
+            Rules::Trapdoor => format!("{fen}{board}{}", trapdoor_ops(&mut rng, &fen)),
+            Rules::Taxi => format!("{fen}{board}{}", taxi_ops(&mut rng, &fen)),
+        };
         let Some(solutions) = solved(&line, turns) else {
             continue;
         };
@@ -249,6 +325,78 @@ fn plans_keep_every_help_mate_in_three() {
 fn plans_keep_mates_by_double_check_and_pin() {
     let with = compare(0x9A1A_5EED_0000_0003, 40, 7, &[(5, 'w')], CROWDED);
     assert!(with >= 25, "only {with} of 40 with a help-mate");
+}
+
+/// rules.md 1.5, 8.2: under Trapdoor a flight may be covered through a man of the mated
+/// side that falls after the king's step, and a parry may be illegal by such a fall;
+/// plans allow for both (`help_plans::plans`, `falls`). Random timers of both sides,
+/// kings included, T = 1 and 2, both orders of events, on every board: guided help play
+/// lists exactly the lines the definition finds.
+#[test]
+fn plans_keep_every_help_mate_under_trapdoor() {
+    let sparse = compare_on(
+        0x9A1A_5EED_0000_0004,
+        150,
+        8,
+        &[(5, 'w')],
+        SPARSE,
+        Rules::Trapdoor,
+    );
+    assert!(sparse >= 15, "only {sparse} of 150 with a help-mate");
+    let crowded = compare_on(
+        0x9A1A_5EED_0000_0005,
+        60,
+        7,
+        &[(5, 'w')],
+        CROWDED,
+        Rules::Trapdoor,
+    );
+    assert!(crowded >= 15, "only {crowded} of 60 with a help-mate");
+    let three = compare_on(
+        0x9A1A_5EED_0000_0006,
+        30,
+        6,
+        &[(6, 'b')],
+        SPARSE,
+        Rules::Trapdoor,
+    );
+    assert!(three >= 3, "only {three} of 30 with a help-mate in three");
+}
+
+/// rules.md 2.2-2.3, 8.2: under Taxi a king beside the other checks when it can pay the
+/// step, a parry may be too dear, and a flight may be barred by its price; plans allow
+/// for all three (`help_plans::MateRules`). Cash from broke to rich, incomes 0 to 3,
+/// Trapdoor too now and then, on every board: guided help play lists exactly the lines
+/// the definition finds.
+#[test]
+fn plans_keep_every_help_mate_under_taxi() {
+    let sparse = compare_on(
+        0x9A1A_5EED_0000_0007,
+        150,
+        8,
+        &[(5, 'w')],
+        SPARSE,
+        Rules::Taxi,
+    );
+    assert!(sparse >= 15, "only {sparse} of 150 with a help-mate");
+    let crowded = compare_on(
+        0x9A1A_5EED_0000_0008,
+        60,
+        7,
+        &[(5, 'w')],
+        CROWDED,
+        Rules::Taxi,
+    );
+    assert!(crowded >= 15, "only {crowded} of 60 with a help-mate");
+    let three = compare_on(
+        0x9A1A_5EED_0000_0009,
+        30,
+        6,
+        &[(6, 'b')],
+        SPARSE,
+        Rules::Taxi,
+    );
+    assert!(three >= 3, "only {three} of 30 with a help-mate in three");
 }
 
 /// Published problems whose solutions need what plans must allow: castling by the

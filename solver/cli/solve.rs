@@ -54,8 +54,9 @@ pub struct SolveArgs {
     /// Seconds allowed per position; what was proved by then is reported.
     #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
     pub time_limit: Option<f64>,
-    /// Transposition table size in megabytes (1 to 65536).
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    /// Transposition table size in megabytes (1 to 65536): the most it grows to (it
+    /// starts at 1 MB).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
     /// Print only keys, no solution tree.
     #[arg(long = "keys-only")]

@@ -156,19 +156,24 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         s.ended.is_none() && self.game.mate_out_of_reach(&s.position, winner, turns)
     }
 
-    /// The plans of `search::help_plans`, under the FIDE rules on a fixed board.
+    /// The plans of `search::help_plans`, on a fixed board, loosened for the falls of
+    /// Trapdoor and the prices of Taxi (`MateRules`). Not where a flight may be barred
+    /// by its price alone (Taxi with little money): plans of a king and a checker would
+    /// prune less than the mate bound, which then serves.
     fn help_guide(
         &self,
         root: &BoardState,
         winner: Color,
         turns: u32,
     ) -> Option<Box<dyn super::help::HelpGuide<Move> + '_>> {
-        if root.ended.is_some() || !self.game.rules().is_fide() {
+        if root.ended.is_some() || !self.game.flights_need_guards(&root.position, winner, turns) {
             return None;
         }
         let geo = self.game.terrain.fixed()?;
         let tables = self.game.mate_tables(geo);
-        let guide = crate::search::help_plans::plans(tables, geo, &root.position, winner, turns)?;
+        let rules = self.game.mate_rules(&root.position, winner, turns);
+        let guide =
+            crate::search::help_plans::plans(tables, geo, &root.position, winner, turns, rules)?;
         Some(Box::new(crate::search::help_plans::GuideOn { geo, guide }))
     }
 

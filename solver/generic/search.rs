@@ -101,18 +101,21 @@ pub enum Goal {
 /// decided the last such node (a win for the attacker, a refutation for the defender).
 /// The same defence refutes most of an attacker's tries, and the same attack answers
 /// most defences: tried right after the table's hint, it decides many nodes at once.
-struct Killers<M> {
+struct Killers<M, S> {
     moves: [Option<M>; 64],
     /// Move lists given back by the nodes that are done, for the next ones to fill:
     /// a node of the defender's takes one at every visit.
     buffers: Vec<Vec<M>>,
+    /// The same for the lists of states an attacker's node plays ahead.
+    states: Vec<Vec<(S, u32)>>,
 }
 
-impl<M: Copy> Killers<M> {
-    fn new() -> Killers<M> {
+impl<M: Copy, S> Killers<M, S> {
+    fn new() -> Killers<M, S> {
         Killers {
             moves: [None; 64],
             buffers: Vec::new(),
+            states: Vec::new(),
         }
     }
 
@@ -212,7 +215,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         s: &G::State,
         mv: G::Move,
         n: u32,
-        k: &mut Killers<G::Move>,
+        k: &mut Killers<G::Move, G::State>,
     ) -> Proof<bool> {
         let next = self.game.play(s, mv);
         let left = self.rounds_left(s, &next, n);
@@ -236,7 +239,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         s: &G::State,
         attacking: bool,
         n: u32,
-        k: &mut Killers<G::Move>,
+        k: &mut Killers<G::Move, G::State>,
     ) -> Option<Proof<bool>> {
         if !(attacking && n == 1 && self.goal == Goal::SelfLoss) {
             return None;
@@ -264,7 +267,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         s: &G::State,
         next: &G::State,
         left: u32,
-        k: &mut Killers<G::Move>,
+        k: &mut Killers<G::Move, G::State>,
     ) -> Proof<bool> {
         // The defender's last turn, and it has a move that ends nothing
         // (`TurnGame::quiet_move`): the game goes on, the rounds run out, and the
@@ -336,7 +339,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         self.wins_with(s, n, &mut Killers::new())
     }
 
-    fn wins_with(&self, s: &G::State, n: u32, k: &mut Killers<G::Move>) -> Proof<bool> {
+    fn wins_with(&self, s: &G::State, n: u32, k: &mut Killers<G::Move, G::State>) -> Proof<bool> {
         self.check_limits()?;
         let attacking = self.game.mover(s) == self.attacker;
         let tabled = self.tabled(attacking, n);
@@ -369,7 +372,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         parent: Option<&G::State>,
         s: &G::State,
         n: u32,
-        k: &mut Killers<G::Move>,
+        k: &mut Killers<G::Move, G::State>,
         key: Option<u64>,
         mut hint: usize,
     ) -> Proof<bool> {
@@ -388,7 +391,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         if hint >= moves.len() {
             hint = 0;
         }
-        let slot = Killers::<G::Move>::slot(n, attacking);
+        let slot = Killers::<G::Move, G::State>::slot(n, attacking);
         let killer = k.moves[slot]
             .and_then(|m| moves.iter().position(|&x| x == m))
             .filter(|&i| i != hint);
@@ -398,23 +401,20 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         // At the attacker's node, most of which fail and so try every move, the states
         // after all the moves come first, each one's table line fetched: the probes of
         // the defender's nodes then wait on memory together, not one after another.
-        let played: Vec<(G::State, u32)> = if attacking && n > 1 {
-            moves
-                .iter()
-                .map(|&mv| {
-                    let next = self.game.play(s, mv);
-                    let left = self.rounds_left(s, &next, n);
-                    self.prefetch(&next, left);
-                    (next, left)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let mut played = k.states.pop().unwrap_or_default();
+        if attacking && n > 1 {
+            played.extend(moves.iter().map(|&mv| {
+                let next = self.game.play(s, mv);
+                let left = self.rounds_left(s, &next, n);
+                self.prefetch(&next, left);
+                (next, left)
+            }));
+        }
         let mut decided = None;
         for i in order {
             // A move that wins for the attacker decides its node; a defence that does
             // not lose decides the defender's.
+            // (A search cut short leaves its lists to the allocator.)
             let wins = match played.get(i) {
                 Some((next, left)) => self.reached_wins(s, next, *left, k)?,
                 None => self.move_wins_with(s, moves[i], n, k)?,
@@ -424,6 +424,8 @@ impl<'a, G: TurnGame> Prover<'a, G> {
                 break;
             }
         }
+        played.clear();
+        k.states.push(played);
         let won = match decided {
             Some(_) => attacking,
             None => !attacking,
@@ -450,10 +452,10 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         &self,
         s: &G::State,
         moves: Vec<G::Move>,
-        k: &mut Killers<G::Move>,
+        k: &mut Killers<G::Move, G::State>,
     ) -> Proof<bool> {
         self.check_limits()?;
-        let slot = Killers::<G::Move>::slot(1, true);
+        let slot = Killers::<G::Move, G::State>::slot(1, true);
         let killer = k.moves[slot].and_then(|m| moves.iter().position(|&x| x == m));
         let order = killer
             .into_iter()

@@ -41,8 +41,29 @@
 //!   square, the rook by one. A side's sum may then fall by the king's steps more than
 //!   by another move, once: while its king has not moved, the side's allowance is its
 //!   moves left plus those steps (`castling_gain`).
-//! - The Trapdoor's falls, the Taxi's prices and a board that shifts are not counted
-//!   here, so plans serve the FIDE rules on a fixed board (`TurnGame::help_guide`).
+//! - **Trapdoor** (`falls`). A fall takes a man off without a move: a named man that
+//!   falls is one the mate no longer holds, as if taken, so the counts above stand. What
+//!   changes is the mate itself (rules.md 1.5): after the mated side's move its own
+//!   ticking men may fall, so a flight may be shut by a line that opens when a man of
+//!   the mated side falls, and a parry may be illegal because a fall uncovers its king.
+//!   The listing allows for both: a witness's line may pass the named men of the mated
+//!   side (they may fall), a man of the mated side may stand on a witness's line, and
+//!   no parry is asked for (every plan is written as it is). Each loosens the plans, so
+//!   every mate still has one that holds; in the falls-first order the mate is judged
+//!   after the mating side's falls, and the plan describes that position (the fallen
+//!   men are men no plan names there).
+//! - **Taxi** (`MateRules::taxi`). A check and a guard are affordable attacks: an
+//!   attack is still needed, so the checker and the witnesses stand. A king beside the
+//!   other checks when it can pay the step, so a king may be the checker, a witness
+//!   next to k, or a second checker. A flight may also be barred by its price alone:
+//!   plans serve only where the mated side surely pays every king's step at the mate
+//!   (`Game::flights_need_guards`; with less money the mate bound prunes instead). A
+//!   parry may be too dear to play: it is asked for only where the mated side surely
+//!   pays the dearest move at the mate (`parries`); then a parry is illegal only by an
+//!   affordable attack on the king after it, which comes from a second checker or a
+//!   pinner as in FIDE (the mated side's move does not change the other's cash).
+//! - A board that shifts is not counted here: plans serve a fixed board
+//!   (`TurnGame::help_guide`).
 //!
 //! All plans are followed together (`PlanGuide`): each node keeps the plans still
 //! possible there with each side's sum, and the table's key of a node holds a hash of that
@@ -52,7 +73,9 @@
 //! `MOST_PLANS` plans, help play goes without them and the mate bound (`mate_bound`)
 //! prunes instead. `tests/help_plans.rs` checks guided help play against the definition
 //! (every move of both sides played) over random positions with castling, en passant and
-//! promotion, on the standard board and on fixed Earthquake boards.
+//! promotion, on the standard board and on fixed Earthquake boards, under FIDE, under
+//! Trapdoor (timers of both sides, T = 1 and 2, both orders of events) and under Taxi
+//! (cash from broke to rich, Trapdoor too now and then).
 
 use crate::attacks::piece_attacks;
 use crate::bitboard::Bitboard;
@@ -78,6 +101,30 @@ const FEWEST_TURNS: u32 = 5;
 /// flights, and two more against a parry (a second checker, or a pinner). A plan that
 /// would name more is written without the parry test (`Lister::finish`).
 const MOST_NAMED: usize = 12;
+
+/// What the game in force changes in a mate, for the listing (see the module's
+/// comment): each field loosens the plans, never tightens them.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MateRules {
+    /// Trapdoor: the mated side's men may fall after its own move.
+    pub falls: bool,
+    /// Taxi: a king next to the other checks (its capture may be affordable), and a
+    /// parry may be too dear to play.
+    pub taxi: bool,
+    /// A named man's parry is asked for (`Lister::finish`): only where a parry is
+    /// illegal by a second check or a pin alone, not by a fall (Trapdoor) or its price
+    /// (Taxi, where the mated side may hold less than the dearest move at the mate).
+    pub parries: bool,
+}
+
+impl MateRules {
+    /// The FIDE rules.
+    pub const FIDE: MateRules = MateRules {
+        falls: false,
+        taxi: false,
+        parries: true,
+    };
+}
 
 /// A man of the root.
 #[derive(Copy, Clone, Debug)]
@@ -137,6 +184,11 @@ struct Lister<'a, G: Geometry> {
     /// Squares that must stay empty: between the checker and k, and between each
     /// witness and the flight it was named for.
     keep_empty: Bitboard,
+    /// Under Trapdoor: the squares between each witness and its flight, which a man of
+    /// the mated side may hold in the mate (`falls`), not in `keep_empty`.
+    witness_lines: Bitboard,
+    /// What the game changes in a mate (`MateRules`).
+    rules: MateRules,
     plans: Vec<Plan>,
     /// The listing's steps so far.
     steps: usize,
@@ -149,13 +201,26 @@ impl<G: Geometry> Lister<'_, G> {
         self.tables.distance(m.color, m.role, m.sq, form, to)
     }
 
+    /// The squares whose named men block a witness's line to a flight: every named
+    /// man's but k's, and under Trapdoor not the mated side's (each may fall after the
+    /// king's step and open the line).
+    fn line_blockers(&self) -> Bitboard {
+        let named = self.occupied.without(self.k);
+        if self.rules.falls {
+            // The mated side's named men other than its king stand on flights.
+            named - self.blockers
+        } else {
+            named
+        }
+    }
+
     /// Whether the named men cover flight `f`: a man of the mated side stands there, or
     /// a man of the mating side attacks it, the king off k.
     fn covered(&self, f: Square) -> bool {
         if self.blockers.contains(f) {
             return true;
         }
-        let occupied = self.occupied.without(self.k);
+        let occupied = self.line_blockers();
         self.named.iter().any(|n| {
             let m = self.men[n.man as usize];
             m.color == self.winner
@@ -221,7 +286,8 @@ impl<G: Geometry> Lister<'_, G> {
             // eight.
             return;
         }
-        // A man of the mated side stands on f.
+        // A man of the mated side stands on f (under Trapdoor it may stand on a
+        // witness's line: it falls after the king's step).
         if !self.occupied.contains(f) && !self.keep_empty.contains(f) {
             for i in 0..self.men.len() {
                 let m = self.men[i];
@@ -242,7 +308,7 @@ impl<G: Geometry> Lister<'_, G> {
             }
         }
         // A man of the mating side attacks f.
-        let others = self.occupied.without(self.k);
+        let others = self.line_blockers();
         for i in 0..self.men.len() {
             let m = self.men[i];
             if m.color != self.winner || self.used & (1 << i) != 0 {
@@ -250,9 +316,12 @@ impl<G: Geometry> Lister<'_, G> {
             }
             for &form in forms(m.role) {
                 let from = self.tables.attackers_of(m.color, form, f) & squares;
-                for y in from - self.occupied - self.keep_empty {
+                for y in from - self.occupied - self.keep_empty - self.witness_lines {
+                    // Kings stand side by side only under Taxi.
                     if y == self.k
-                        || (form == Role::King && self.geo.king_attacks(self.k).contains(y))
+                        || (form == Role::King
+                            && !self.rules.taxi
+                            && self.geo.king_attacks(self.k).contains(y))
                     {
                         continue;
                     }
@@ -264,12 +333,16 @@ impl<G: Geometry> Lister<'_, G> {
                     if d == FAR || win + d > self.win_left {
                         continue;
                     }
-                    let keep = self.keep_empty;
-                    self.keep_empty |= line.without(self.k);
+                    let (keep, lines) = (self.keep_empty, self.witness_lines);
+                    if self.rules.falls {
+                        self.witness_lines |= line.without(self.k);
+                    } else {
+                        self.keep_empty |= line.without(self.k);
+                    }
                     self.name(i, y, form);
                     self.flights(win + d, lose);
                     self.unname();
-                    self.keep_empty = keep;
+                    (self.keep_empty, self.witness_lines) = (keep, lines);
                 }
             }
         }
@@ -289,7 +362,9 @@ impl<G: Geometry> Lister<'_, G> {
         if self.overflow {
             return;
         }
-        if self.named.len() >= MOST_NAMED {
+        // Under Trapdoor a parry may be illegal by a fall of the mated side's men
+        // (rules.md 1.5d), under Taxi by its price: there no parry is asked for.
+        if self.named.len() >= MOST_NAMED || !self.rules.parries {
             self.emit();
             return;
         }
@@ -367,12 +442,13 @@ impl<G: Geometry> Lister<'_, G> {
     }
 
     /// The plans with a second checker: a man not named yet, attacking k over squares
-    /// kept empty.
+    /// kept empty (under Taxi the king too, beside the other).
     fn second_checks(&mut self, win: u8) {
         let squares = self.geo.squares();
         for i in 0..self.men.len() {
             let m = self.men[i];
-            if m.color != self.winner || m.role == Role::King || self.used & (1 << i) != 0 {
+            let king = m.role == Role::King && !self.rules.taxi;
+            if m.color != self.winner || king || self.used & (1 << i) != 0 {
                 continue;
             }
             for &form in forms(m.role) {
@@ -447,11 +523,14 @@ impl<G: Geometry> Lister<'_, G> {
             self.used = 0;
             self.occupied = Bitboard::EMPTY;
             self.blockers = Bitboard::EMPTY;
+            self.witness_lines = Bitboard::EMPTY;
             self.name(king, k, Role::King);
-            // The checker: a king never checks (kings never stand side by side).
+            // The checker: a king never checks (kings never stand side by side), but
+            // under Taxi, where a king beside the other checks when it can pay the
+            // step.
             for i in 0..self.men.len() {
                 let m = self.men[i];
-                if m.color != self.winner || m.role == Role::King {
+                if m.color != self.winner || (m.role == Role::King && !self.rules.taxi) {
                     continue;
                 }
                 for &form in forms(m.role) {
@@ -484,6 +563,7 @@ pub fn plans<G: Geometry>(
     pos: &Position,
     winner: Color,
     turns: u32,
+    rules: MateRules,
 ) -> Option<PlanGuide> {
     // A side's moves left, with its castling allowance, must stay below `FAR` (a
     // need is a byte): no plan helps a line that long anyway.
@@ -520,6 +600,8 @@ pub fn plans<G: Geometry>(
         occupied: Bitboard::EMPTY,
         blockers: Bitboard::EMPTY,
         keep_empty: Bitboard::EMPTY,
+        witness_lines: Bitboard::EMPTY,
+        rules,
         plans: Vec::new(),
         steps: 0,
         overflow: false,
@@ -985,7 +1067,14 @@ mod tests {
     /// Whether some plan listed from `mate` itself names only men already where it
     /// names them.
     fn holds_in_place(tables: &Arc<MateTables>, mate: &Position) -> Option<bool> {
-        let guide = plans(tables.clone(), &Standard, mate, Color::White, 5)?;
+        let guide = plans(
+            tables.clone(),
+            &Standard,
+            mate,
+            Color::White,
+            5,
+            MateRules::FIDE,
+        )?;
         Some(guide.frames[0].live.iter().any(|l| l.need == [0, 0]))
     }
 
