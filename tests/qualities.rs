@@ -640,4 +640,22 @@ fn asked_themes_hold_on_every_puzzle() {
         common::text(&out.stderr).trim(),
         "generate: --theme quiet-key: a help-mate has no key, tries or variations to judge"
     );
+    let out = run(&[
+        "generate",
+        "--looking-glass",
+        "--stip",
+        "h#2",
+        "--count",
+        "1",
+        "--theme",
+        "model-mate",
+    ]);
+    assert_eq!(
+        common::text(&out.stderr).trim(),
+        "generate: --theme model-mate: not decided on Looking-Glass, which ends by a capture, not a mate"
+    );
+    // Decided on the Underworld: asked for, every puzzle shows it.
+    for p in puzzles("#2", 2, 1, &["--underworld-chess", "--theme", "quiet-key"]) {
+        assert_eq!(p["qualities"]["quiet_key"], true, "{}", p["epd"]);
+    }
 }

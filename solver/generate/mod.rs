@@ -332,11 +332,8 @@ impl Spec {
                 Theme::QuietKey | Theme::Variations(_) | Theme::Tries(_) if help => {
                     "a help-mate has no key, tries or variations to judge"
                 }
-                Theme::ModelMate if self.board != Board::Single => {
-                    "decided on the single-board games only"
-                }
-                Theme::QuietKey if self.board != Board::Single => {
-                    "decided on the single-board games only (the quiet theme judges a two-board key)"
+                Theme::ModelMate if self.board == Board::Glass => {
+                    "not decided on Looking-Glass, which ends by a capture, not a mate"
                 }
                 Theme::ModelMate if self.has_op("taxi") => {
                     "not decided under Taxi, where a guard counts only when affordable"
