@@ -138,7 +138,9 @@ fn run<T: Terrain>(
             .map(|s| started + std::time::Duration::from_secs_f64(s)),
         max_games: args.max_solutions,
         max_nodes: None,
-        table_mb: args.hash as usize,
+        table_mb: args
+            .hash
+            .unwrap_or(super::solve::DEFAULT_PROOF_GAME_HASH_MB) as usize,
     };
     let on_event = |length: u32, e: ProofEvent| match e {
         ProofEvent::Found(line) => {

@@ -55,9 +55,10 @@ pub struct SolveArgs {
     #[arg(long = "time-limit", value_parser = super::limits::positive_seconds)]
     pub time_limit: Option<f64>,
     /// Transposition table size in megabytes (1 to 65536): the most it grows to (it
-    /// starts at 1 MB).
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
-    pub hash: u64,
+    /// starts at 1 MB); default 256 (a proof game's table of dead ends, which does not
+    /// grow: 32).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: Option<u64>,
     /// Print only keys, no solution tree.
     #[arg(long = "keys-only")]
     pub keys_only: bool,
@@ -717,6 +718,13 @@ fn solve_one(
 
 /// The table of `--hash` megabytes, or the largest half, quarter, ... of it that the
 /// system grants (with a warning): a smaller table changes no answer, only the time.
+/// The most the table grows to without `--hash`: room for a deep self-mate (W.
+/// Hundsdorfer's s#6 fills 256 MB), taken only as the table fills.
+const DEFAULT_HASH_MB: u64 = 256;
+
+/// A proof game's table of dead ends without `--hash`: it is all there from the start.
+pub const DEFAULT_PROOF_GAME_HASH_MB: u64 = 32;
+
 fn hash_table(mb: usize) -> Option<Table> {
     let mut size = mb;
     loop {
@@ -754,7 +762,7 @@ pub fn run(args: SolveArgs) -> bool {
         tree: !args.keys_only,
         ..SolveOptions::default()
     };
-    let Some(table) = hash_table(args.hash as usize) else {
+    let Some(table) = hash_table(args.hash.unwrap_or(DEFAULT_HASH_MB) as usize) else {
         eprintln!("solve: cannot allocate even 1 MB for the table");
         return false;
     };
