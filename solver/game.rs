@@ -240,9 +240,8 @@ impl<T: Terrain> Game<T> {
 
     /// What this game changes in a mate given by `winner` with the last of `turns`
     /// turns from `pos`, for the mate plans (`help_plans::MateRules`): Trapdoor's
-    /// falls; under Taxi the kings that check side by side, and parries left unasked
-    /// where the mated side may hold less than the dearest move (one could be too dear
-    /// to play).
+    /// falls, and under Taxi parries left unasked where the mated side may hold less
+    /// than the dearest move (one could be too dear to play).
     pub fn mate_rules(
         &self,
         pos: &Position,
@@ -251,7 +250,6 @@ impl<T: Terrain> Game<T> {
     ) -> crate::search::help_plans::MateRules {
         crate::search::help_plans::MateRules {
             falls: self.rules.trapdoor.is_some(),
-            taxi: self.rules.taxi.is_some(),
             parries: self.rules.trapdoor.is_none()
                 && self.mated_side_holds(pos, winner, turns, self.taxi_dearest),
         }

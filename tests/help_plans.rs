@@ -1,8 +1,8 @@
 //! Help play guided by mate plans (`search::help_plans`) against the definition of a
 //! help-mate (rules.md 8.2): every line of both sides played, no plan and no table. The
-//! plans serve the FIDE rules and Trapdoor on a fixed board, so the positions are drawn
-//! under FIDE, under Trapdoor (timers of both sides, both orders of events) and on
-//! fixed Earthquake boards, near a mate picture and with what makes plans hard:
+//! plans serve every single-board game on a fixed board, so the positions are drawn
+//! under FIDE, under Trapdoor (timers of both sides, both orders of events), under Taxi
+//! (cash from broke to rich) and on fixed Earthquake boards, near a mate picture and with what makes plans hard:
 //! castling rights (two men moved at once), en passant (a man taken off the square
 //! moved to), pawns one step from promotion (a man that changes what it is), and lines
 //! of up to six turns.
@@ -363,9 +363,9 @@ fn plans_keep_every_help_mate_under_trapdoor() {
     assert!(three >= 3, "only {three} of 30 with a help-mate in three");
 }
 
-/// rules.md 2.2-2.3, 8.2: under Taxi a king beside the other checks when it can pay the
-/// step, a parry may be too dear, and a flight may be barred by its price; plans allow
-/// for all three (`help_plans::MateRules`). Cash from broke to rich, incomes 0 to 3,
+/// rules.md 2.2-2.3, 8.2: under Taxi a flight may be barred by its price (plans serve
+/// only where the mated side surely pays every king's step) and a parry may be too dear
+/// (asked for only where it surely pays every move). Cash from broke to rich, incomes 0 to 3,
 /// Trapdoor too now and then, on every board: guided help play lists exactly the lines
 /// the definition finds.
 #[test]

@@ -196,7 +196,7 @@ fn a_looking_glass_quiet_key_is_no_capture_no_attack_on_the_king_no_flight_taken
             .filter(|m| m.mv.role == fairysolve::types::Role::King)
             .filter(|m| m.mv.kind != fairysolve::moves::MoveKind::Castle)
             .map(|m| game.play(s, m))
-            .filter(|next| !wins(game, next))
+            .filter(|next| game.end(next).is_none() && !wins(game, next))
             .map(|next| {
                 let (sq, side) = next.king(s.turn).unwrap();
                 format!("{}:{sq}", side.letter())

@@ -716,8 +716,6 @@ fn solve_one(
     sol
 }
 
-/// The table of `--hash` megabytes, or the largest half, quarter, ... of it that the
-/// system grants (with a warning): a smaller table changes no answer, only the time.
 /// The most the table grows to without `--hash`: room for a deep self-mate (W.
 /// Hundsdorfer's s#6 fills 256 MB), taken only as the table fills.
 const DEFAULT_HASH_MB: u64 = 256;
@@ -725,6 +723,8 @@ const DEFAULT_HASH_MB: u64 = 256;
 /// A proof game's table of dead ends without `--hash`: it is all there from the start.
 pub const DEFAULT_PROOF_GAME_HASH_MB: u64 = 32;
 
+/// The table of `--hash` megabytes, or the largest half, quarter, ... of it that the
+/// system grants (with a warning): a smaller table changes no answer, only the time.
 fn hash_table(mb: usize) -> Option<Table> {
     let mut size = mb;
     loop {

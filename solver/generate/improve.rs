@@ -16,7 +16,8 @@ use crate::types::{Color, Piece, Role, Square};
 /// Changes kept for one candidate at most.
 const MOST_STEPS: u32 = 4;
 
-/// Diagrams examined for one candidate at most.
+/// Diagrams examined for one candidate at most (the blocks come last: a crowded
+/// diagram may spend them all on its removals and steps).
 const MOST_TRIED: u32 = 160;
 
 /// The score of an examined puzzle (`generate::score` on its diagram).

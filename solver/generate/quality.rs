@@ -378,10 +378,13 @@ pub fn of_two_board<G: TurnGame>(
     let key = line
         .filter(|_| !help)
         .and_then(|(s, mv, _)| game.key_effects(&s, mv));
-    let mated = if stip.aim == Aim::Selfmate {
-        Color::White
-    } else {
-        Color::Black
+    // The side to move mates in #N, is mated in s#N; in h#N it is the side mated,
+    // in h#N.5 the side mating.
+    let mover = attacker;
+    let mated = match stip.aim {
+        Aim::Selfmate => mover,
+        Aim::Help if !stip.half => mover,
+        _ => !mover,
     };
     let fide = AnyGame::Standard(crate::game::Game::fide());
     Qualities {

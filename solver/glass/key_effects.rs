@@ -11,7 +11,8 @@ use crate::moves::MoveKind;
 use crate::types::Role;
 
 /// The squares, with the board each lands on (`M:e7`), where the king of the side to
-/// move in `s` can go and not be taken at once.
+/// move in `s` can go and not be taken at once (a king's move that takes the other king
+/// ends the game: no flight).
 fn flights(game: &Glass, s: &GState) -> Vec<String> {
     let mover = s.turn;
     let mut out: Vec<String> = game
@@ -20,7 +21,8 @@ fn flights(game: &Glass, s: &GState) -> Vec<String> {
         .filter(|m| m.mv.role == Role::King && m.mv.kind != MoveKind::Castle)
         .filter_map(|m| {
             let next = game.play(s, m);
-            let safe = game.winning_moves(&next).is_some_and(|w| w.is_empty());
+            let safe =
+                next.ended.is_none() && game.winning_moves(&next).is_some_and(|w| w.is_empty());
             let (sq, side) = next.king(mover)?;
             safe.then(|| format!("{}:{sq}", side.letter()))
         })
@@ -84,9 +86,11 @@ mod tests {
                 flights_taken: vec!["M:d7".into(), "M:e7".into(), "M:f7".into()],
             }
         );
-        // Ra8 attacks the king along the eighth rank (a8 of the Real board is empty:
-        // the rook passes, so only a move that stays attacks on the Mirror).
+        // Ra6 passes to the Real board (a6 is empty there): it takes nothing from the
+        // king on the Mirror.
         assert!(effects(line, "M:a1a6").quiet());
+        // Ra8 attacks the king along the eighth rank only where it stays on the Mirror
+        // (a8 held on the Real board), not where it passes.
         let r = read_line("8/8/8/8/8/8/8/K7 w - - mirror \"4k3/8/8/8/8/8/8/R7\";")
             .expect("a line")
             .state;

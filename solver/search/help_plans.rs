@@ -41,27 +41,27 @@
 //!   square, the rook by one. A side's sum may then fall by the king's steps more than
 //!   by another move, once: while its king has not moved, the side's allowance is its
 //!   moves left plus those steps (`castling_gain`).
-//! - **Trapdoor** (`falls`). A fall takes a man off without a move: a named man that
-//!   falls is one the mate no longer holds, as if taken, so the counts above stand. What
-//!   changes is the mate itself (rules.md 1.5): after the mated side's move its own
-//!   ticking men may fall, so a flight may be shut by a line that opens when a man of
-//!   the mated side falls, and a parry may be illegal because a fall uncovers its king.
-//!   The listing allows for both: a witness's line may pass the named men of the mated
-//!   side (they may fall), a man of the mated side may stand on a witness's line, and
-//!   no parry is asked for (every plan is written as it is). Each loosens the plans, so
-//!   every mate still has one that holds; in the falls-first order the mate is judged
-//!   after the mating side's falls, and the plan describes that position (the fallen
-//!   men are men no plan names there).
-//! - **Taxi** (`MateRules::taxi`). A check and a guard are affordable attacks: an
-//!   attack is still needed, so the checker and the witnesses stand. A king beside the
-//!   other checks when it can pay the step, so a king may be the checker, a witness
-//!   next to k, or a second checker. A flight may also be barred by its price alone:
-//!   plans serve only where the mated side surely pays every king's step at the mate
-//!   (`Game::flights_need_guards`; with less money the mate bound prunes instead). A
-//!   parry may be too dear to play: it is asked for only where the mated side surely
-//!   pays the dearest move at the mate (`parries`); then a parry is illegal only by an
-//!   affordable attack on the king after it, which comes from a second checker or a
-//!   pinner as in FIDE (the mated side's move does not change the other's cash).
+//! - **Trapdoor** (`falls`). A fall takes a man off without a move. The guide sees
+//!   moves only, so a plan naming a fallen man stays possible (a later move onto its
+//!   square reads as its capture): more plans kept, never fewer, and the counts above
+//!   stand. What changes is the mate (rules.md 1.5): it is judged in P, or, where P is
+//!   no mate, after the mating side's falls (in the falls-first order only there), and
+//!   a plan then describes that position (the fallen men are men it does not name);
+//!   and after the mated side's move its own ticking men may fall, so a flight may be
+//!   shut by a line that opens when one falls, and a parry may be illegal because a
+//!   fall uncovers the king. The listing allows for both: a witness's line may pass the
+//!   named men of the mated side, a man of the mated side may stand on a witness's
+//!   line, and no parry is asked for (every plan is written as it is).
+//! - **Taxi.** A check and a guard are affordable attacks: an attack is still needed,
+//!   so the checker and the witnesses stand. A flight may also be barred by its price
+//!   alone, so plans serve only where the mated side surely holds a king's step and the
+//!   dearest fee (5) at the mate (`Game::flights_need_guards`; with less the mate bound
+//!   prunes instead). Then the mated side could pay to take a king beside its own, so
+//!   the kings never stand side by side in a mate, as in FIDE. A parry may be too dear
+//!   to play: it is asked for only where the mated side surely pays the dearest move at
+//!   the mate (`parries`); then a parry is illegal only by an affordable attack on the
+//!   king after it, which comes from a second checker or a pinner as in FIDE (the
+//!   mated side's move does not change the other's cash).
 //! - A board that shifts is not counted here: plans serve a fixed board
 //!   (`TurnGame::help_guide`).
 //!
@@ -69,7 +69,8 @@
 //! possible there with each side's sum, and the table's key of a node holds a hash of that
 //! set, so a failure is read back only where the same plans are possible. The set is a
 //! function of the position (which men stand where, and how far each is from its
-//! squares), so transpositions still meet in the table. Where the listing would pass
+//! squares; under Trapdoor also of which men fell), so transpositions still meet in the
+//! table. Where the listing would pass
 //! `MOST_PLANS` plans, help play goes without them and the mate bound (`mate_bound`)
 //! prunes instead. `tests/help_plans.rs` checks guided help play against the definition
 //! (every move of both sides played) over random positions with castling, en passant and
@@ -103,14 +104,11 @@ const FEWEST_TURNS: u32 = 5;
 const MOST_NAMED: usize = 12;
 
 /// What the game in force changes in a mate, for the listing (see the module's
-/// comment): each field loosens the plans, never tightens them.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// comment): each departure from `FIDE` loosens the plans, never tightens them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MateRules {
     /// Trapdoor: the mated side's men may fall after its own move.
     pub falls: bool,
-    /// Taxi: a king next to the other checks (its capture may be affordable), and a
-    /// parry may be too dear to play.
-    pub taxi: bool,
     /// A named man's parry is asked for (`Lister::finish`): only where a parry is
     /// illegal by a second check or a pin alone, not by a fall (Trapdoor) or its price
     /// (Taxi, where the mated side may hold less than the dearest move at the mate).
@@ -121,7 +119,6 @@ impl MateRules {
     /// The FIDE rules.
     pub const FIDE: MateRules = MateRules {
         falls: false,
-        taxi: false,
         parries: true,
     };
 }
@@ -317,11 +314,8 @@ impl<G: Geometry> Lister<'_, G> {
             for &form in forms(m.role) {
                 let from = self.tables.attackers_of(m.color, form, f) & squares;
                 for y in from - self.occupied - self.keep_empty - self.witness_lines {
-                    // Kings stand side by side only under Taxi.
                     if y == self.k
-                        || (form == Role::King
-                            && !self.rules.taxi
-                            && self.geo.king_attacks(self.k).contains(y))
+                        || (form == Role::King && self.geo.king_attacks(self.k).contains(y))
                     {
                         continue;
                     }
@@ -363,7 +357,8 @@ impl<G: Geometry> Lister<'_, G> {
             return;
         }
         // Under Trapdoor a parry may be illegal by a fall of the mated side's men
-        // (rules.md 1.5d), under Taxi by its price: there no parry is asked for.
+        // (rules.md 1.5d), under Taxi with little money by its price: there no parry
+        // is asked for (`MateRules::parries`).
         if self.named.len() >= MOST_NAMED || !self.rules.parries {
             self.emit();
             return;
@@ -442,13 +437,12 @@ impl<G: Geometry> Lister<'_, G> {
     }
 
     /// The plans with a second checker: a man not named yet, attacking k over squares
-    /// kept empty (under Taxi the king too, beside the other).
+    /// kept empty.
     fn second_checks(&mut self, win: u8) {
         let squares = self.geo.squares();
         for i in 0..self.men.len() {
             let m = self.men[i];
-            let king = m.role == Role::King && !self.rules.taxi;
-            if m.color != self.winner || king || self.used & (1 << i) != 0 {
+            if m.color != self.winner || m.role == Role::King || self.used & (1 << i) != 0 {
                 continue;
             }
             for &form in forms(m.role) {
@@ -525,12 +519,12 @@ impl<G: Geometry> Lister<'_, G> {
             self.blockers = Bitboard::EMPTY;
             self.witness_lines = Bitboard::EMPTY;
             self.name(king, k, Role::King);
-            // The checker: a king never checks (kings never stand side by side), but
-            // under Taxi, where a king beside the other checks when it can pay the
-            // step.
+            // The checker: a king never checks (kings never stand side by side; under
+            // Taxi plans serve only where the mated side could pay to take a king
+            // beside its own, see the module's comment).
             for i in 0..self.men.len() {
                 let m = self.men[i];
-                if m.color != self.winner || (m.role == Role::King && !self.rules.taxi) {
+                if m.color != self.winner || m.role == Role::King {
                     continue;
                 }
                 for &form in forms(m.role) {
