@@ -34,9 +34,7 @@ fn moves(s: &GState) -> Vec<String> {
 fn after(s: &GState, coord: &str) -> GState {
     let g = game(s);
     let m = g
-        .moves(s)
-        .into_iter()
-        .find(|&m| g.coord(s, m) == coord)
+        .move_written(s, coord)
         .unwrap_or_else(|| panic!("{coord} not legal: {:?}", moves(s)));
     g.play(s, m)
 }

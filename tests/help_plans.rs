@@ -199,19 +199,13 @@ fn trapdoor_ops(rng: &mut Rng, fen: &str) -> String {
     let t = 1 + rng.below(2);
     let mut ticking = Vec::new();
     let placement = fen.split(' ').next().unwrap_or("");
-    for (i, row) in placement.split('/').enumerate() {
-        let rank = 8 - i;
-        let mut file = 0;
-        for c in row.chars() {
-            match c.to_digit(10) {
-                Some(d) => file += d as usize,
-                None => {
-                    if rng.below(3) == 0 {
-                        let sq = format!("{}{rank}", (b'a' + file as u8) as char);
-                        ticking.push(format!("{sq}:{}", 1 + rng.below(t)));
-                    }
-                    file += 1;
-                }
+    let board = fairysolve::fen::parse_placement(placement, 0).unwrap();
+    // The men as the placement writes them, from a8 on.
+    for rank in (0..8).rev() {
+        for file in 0..8 {
+            let sq = fairysolve::Square::from_coords(file, rank);
+            if board.piece_at(sq).is_some() && rng.below(3) == 0 {
+                ticking.push(format!("{sq}:{}", 1 + rng.below(t)));
             }
         }
     }

@@ -150,11 +150,7 @@ fn an_underworld_quiet_key_is_no_capture_no_check_no_flight_taken_on_the_world()
                 key_coord.starts_with("W:") && line.contains("phase WW"),
                 "{line}"
             );
-            let key = game
-                .moves(&s)
-                .into_iter()
-                .find(|&m| game.coord(&s, m) == key_coord)
-                .unwrap();
+            let key = game.move_written(&s, key_coord).unwrap();
             let captures = game.notation(&s, key).contains('x');
             let after = game.play(&s, key);
             let world_before = board_of(line.split(' ').next().unwrap());
@@ -212,11 +208,7 @@ fn a_looking_glass_quiet_key_is_no_capture_no_attack_on_the_king_no_flight_taken
             let line = p["epd"].as_str().unwrap();
             let s = read_line(line).unwrap().state;
             let game = Glass { attacker: s.turn };
-            let key = game
-                .moves(&s)
-                .into_iter()
-                .find(|&m| game.coord(&s, m) == p["key"].as_str().unwrap())
-                .unwrap();
+            let key = game.move_written(&s, p["key"].as_str().unwrap()).unwrap();
             let after = game.play(&s, key);
             let defender = !s.turn;
             let captures = after.men(defender).count() < s.men(defender).count();
@@ -252,11 +244,7 @@ fn an_underworld_model_mate_is_judged_on_the_world() {
             let mut s = read_line(line).unwrap().state;
             let pv = line.split("pv ").nth(1).unwrap().trim_end_matches(';');
             for coord in pv.split(' ') {
-                let mv = game
-                    .moves(&s)
-                    .into_iter()
-                    .find(|&m| game.coord(&s, m) == coord)
-                    .unwrap();
+                let mv = game.move_written(&s, coord).unwrap();
                 s = game.play(&s, mv);
             }
             let world = diagram(&format!(

@@ -439,11 +439,7 @@ fn help_text<G: TurnGame>(game: &G, root: &G::State, line: &[(String, String)]) 
     let mut movers = Vec::new();
     let mut s = *root;
     for (coord, _) in line {
-        let Some(mv) = game
-            .moves(&s)
-            .into_iter()
-            .find(|&m| game.coord(&s, m) == *coord)
-        else {
+        let Some(mv) = game.move_written(&s, coord) else {
             break;
         };
         let next = game.play(&s, mv);

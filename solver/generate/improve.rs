@@ -11,6 +11,7 @@
 //! run does.
 
 use super::{men_of, score, Examined, Found, Stopped};
+use crate::geometry::{Geometry, Standard};
 use crate::types::{Color, Piece, Role, Square};
 
 /// Changes kept for one candidate at most.
@@ -54,25 +55,10 @@ pub(super) fn climb(
     Ok(best)
 }
 
-/// The eight king's steps, as (file, rank) offsets.
-const STEPS: [(i32, i32); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
-
 /// The squares one king's step from `sq`, by name (a diagram's edit, whatever the game's
-/// geometry).
+/// geometry), from a1 on.
 fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
-    STEPS.into_iter().filter_map(move |(df, dr)| {
-        let (f, r) = (sq.file() as i32 + df, sq.rank() as i32 + dr);
-        ((0..8).contains(&f) && (0..8).contains(&r)).then(|| Square::from_coords(f as u8, r as u8))
-    })
+    Standard.king_attacks(sq).into_iter()
 }
 
 /// The men a change adds on a flight the key takes, of the defender's colour: the block

@@ -351,10 +351,7 @@ fn replay_turns<G: TurnGame>(
     let mut s = *start;
     let mut first = None;
     for (coord, _) in coords {
-        let mv = game
-            .moves(&s)
-            .into_iter()
-            .find(|&m| game.coord(&s, m) == *coord)?;
+        let mv = game.move_written(&s, coord)?;
         first.get_or_insert((s, mv));
         s = game.play(&s, mv);
     }
@@ -373,14 +370,13 @@ pub fn of_two_board<G: TurnGame>(
     proof: &Proof,
 ) -> Qualities {
     let help = stip.aim == Aim::Help;
-    let attacker = game.mover(state);
+    let mover = game.mover(state);
     let line = replay_turns(game, state, &proof.main);
     let key = line
         .filter(|_| !help)
         .and_then(|(s, mv, _)| game.key_effects(&s, mv));
     // The side to move mates in #N, is mated in s#N; in h#N it is the side mated,
     // in h#N.5 the side mating.
-    let mover = attacker;
     let mated = match stip.aim {
         Aim::Selfmate => mover,
         Aim::Help if !stip.half => mover,
@@ -395,7 +391,7 @@ pub fn of_two_board<G: TurnGame>(
             .as_ref()
             .and_then(|t| t.threat.as_ref().map(|v| !v.is_empty())),
         variations: proof.tree.as_ref().map_or(0, variations),
-        no_duals: help || proof.tree.as_ref().is_some_and(|t| dual_free(t, attacker)),
+        no_duals: help || proof.tree.as_ref().is_some_and(|t| dual_free(t, mover)),
         tries: proof.tries.len(),
         superfluous: None,
         model_mate: line

@@ -207,6 +207,13 @@ pub trait TurnGame: Sync {
     /// `mv` in coordinates, as `--json` keys write it (`U:e1e2`, `W:e2e4`).
     fn coord(&self, s: &Self::State, mv: Self::Move) -> String;
 
+    /// The legal move of `s` that `coord` writes (as `coord` writes it), if there is one.
+    fn move_written(&self, s: &Self::State, coord: &str) -> Option<Self::Move> {
+        self.moves(s)
+            .into_iter()
+            .find(|&m| self.coord(s, m) == coord)
+    }
+
     /// `mv` as composers write it, with its events (drops, returns, checks, mate).
     fn notation(&self, s: &Self::State, mv: Self::Move) -> String;
 }

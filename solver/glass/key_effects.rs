@@ -63,11 +63,7 @@ mod tests {
     fn effects(line: &str, coord: &str) -> KeyEffects {
         let s = read_line(line).expect("a line").state;
         let game = Glass { attacker: s.turn };
-        let key = game
-            .moves(&s)
-            .into_iter()
-            .find(|&m| game.coord(&s, m) == coord)
-            .expect("the key");
+        let key = game.move_written(&s, coord).expect("the key");
         key_effects(&game, &s, key)
     }
 
