@@ -616,6 +616,18 @@ impl<T: Terrain> Game<T> {
         }
     }
 
+    /// The first legal move the generator offers, found without listing the others,
+    /// where the generator alone judges legality (no Trapdoor, a board that does not
+    /// shift); `None` elsewhere, or without a legal move.
+    pub fn first_legal_move(&self, pos: &Position) -> Option<Move> {
+        if self.rules.trapdoor.is_some() || self.terrain.shifts() {
+            return None;
+        }
+        let mut first = FirstLegal::new(|_| true);
+        self.generate_base(pos, &mut first);
+        first.found
+    }
+
     /// A legal move of the side to move that gives no check, if it has one, found
     /// without listing its moves. Only where the generator alone judges legality (no
     /// Trapdoor, a board that does not shift): elsewhere `None`. Under Taxi a king's

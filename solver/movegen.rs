@@ -36,6 +36,12 @@ pub trait MoveSink {
     fn king_steps_wanted(&self, _king: Square) -> Bitboard {
         Bitboard::FULL
     }
+    /// Whether this sink may keep a move of the man of `role` (no king, no pawn) on
+    /// `from`: the generator works out the targets only of those it may.
+    #[inline(always)]
+    fn piece_wanted(&self, _role: Role, _from: Square) -> bool {
+        true
+    }
 }
 
 /// A sink lent to a filter in front of it (such as Taxi's price).
@@ -60,6 +66,10 @@ impl<S: MoveSink> MoveSink for &mut S {
     #[inline(always)]
     fn king_steps_wanted(&self, king: Square) -> Bitboard {
         (**self).king_steps_wanted(king)
+    }
+    #[inline(always)]
+    fn piece_wanted(&self, role: Role, from: Square) -> bool {
+        (**self).piece_wanted(role, from)
     }
 }
 
@@ -273,7 +283,9 @@ pub fn generate_with<G: Geometry, T: Threats<G>, S: MoveSink>(
 
     let knights = board.by_piece(us, Role::Knight) - pinned;
     for from in knights {
-        sink.piece(Role::Knight, from, geo.knight_attacks(from) & target);
+        if sink.piece_wanted(Role::Knight, from) {
+            sink.piece(Role::Knight, from, geo.knight_attacks(from) & target);
+        }
     }
     if sink.done() {
         return;
@@ -281,7 +293,7 @@ pub fn generate_with<G: Geometry, T: Threats<G>, S: MoveSink>(
     // One loop per rider, each with its own attack function: a loop over the roles
     // dispatched on the role at every piece through a jump table the processor often
     // mispredicted.
-    let mut ride = |role: Role, from: Square, attacks: Bitboard| {
+    let ride = |sink: &mut S, role: Role, from: Square, attacks: Bitboard| {
         let mut t = attacks & target;
         if pinned.contains(from) {
             t &= geo.line(king, from);
@@ -289,13 +301,19 @@ pub fn generate_with<G: Geometry, T: Threats<G>, S: MoveSink>(
         sink.piece(role, from, t);
     };
     for from in board.by_piece(us, Role::Bishop) {
-        ride(Role::Bishop, from, geo.bishop_attacks(from, occupied));
+        if sink.piece_wanted(Role::Bishop, from) {
+            ride(sink, Role::Bishop, from, geo.bishop_attacks(from, occupied));
+        }
     }
     for from in board.by_piece(us, Role::Rook) {
-        ride(Role::Rook, from, geo.rook_attacks(from, occupied));
+        if sink.piece_wanted(Role::Rook, from) {
+            ride(sink, Role::Rook, from, geo.rook_attacks(from, occupied));
+        }
     }
     for from in board.by_piece(us, Role::Queen) {
-        ride(Role::Queen, from, geo.queen_attacks(from, occupied));
+        if sink.piece_wanted(Role::Queen, from) {
+            ride(sink, Role::Queen, from, geo.queen_attacks(from, occupied));
+        }
     }
     if sink.done() {
         return;

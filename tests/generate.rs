@@ -502,6 +502,65 @@ fn a_spread_set_runs_from_the_easiest_to_the_hardest() {
     );
 }
 
+/// A JSON puzzle's hardness (formats.md 3, `--spread`): effort times one more than
+/// its tries.
+fn hardness(v: &Value) -> u64 {
+    v["effort"].as_u64().unwrap() * (1 + v["tries"].as_array().unwrap().len() as u64)
+}
+
+/// `--merge --spread` (issue 41): the shards of a spread run merged into one set spread
+/// over all their pools (each shard's FILE.pool): the count asked for, easiest first,
+/// the easiest and the hardest of every pool together both kept, each from a pool; a
+/// file without a pool or effort is named line by line.
+#[test]
+fn merged_spread_shards_are_one_set_over_their_pools() {
+    let base = ["--stip", "#2", "--seed", "7", "--count", "2", "--spread", "--json"];
+    let files = three_shards(&base, "spread-shard");
+    let mut pool: Vec<Value> = Vec::new();
+    for f in &files {
+        let _ = std::fs::remove_file(f.with_extension("epd.pool.tmp"));
+        let text = std::fs::read_to_string(f.with_extension("epd.pool")).unwrap();
+        pool.extend(text.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
+    }
+    assert_eq!(pool.len(), 24);
+    let names: Vec<&str> = files.iter().map(|p| p.to_str().unwrap()).collect();
+    let mut merge = vec!["generate", "--merge"];
+    merge.extend(&names);
+    merge.extend(["--spread", "--count", "4", "--json"]);
+    let out = fairysolve(&merge);
+    let set: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "generate --merge: 4 puzzles spread over difficulty from 24 proved\n"
+    );
+    let levels: Vec<u64> = set.iter().map(|v| v["level"].as_u64().unwrap()).collect();
+    assert_eq!(levels, [1, 2, 3, 5]);
+    let hard: Vec<u64> = set.iter().map(hardness).collect();
+    assert!(hard.windows(2).all(|w| w[0] <= w[1]), "{hard:?}");
+    assert_eq!(hard.first(), pool.iter().map(hardness).min().as_ref());
+    assert_eq!(hard.last(), pool.iter().map(hardness).max().as_ref());
+    let indices: Vec<u64> = pool.iter().map(|v| v["index"].as_u64().unwrap()).collect();
+    assert!(set
+        .iter()
+        .all(|v| indices.contains(&v["index"].as_u64().unwrap())));
+    // A set of plain lines without its pool: nothing to spread by.
+    let plain = temp("spread-plain.epd");
+    let lines = generate(&["--stip", "#2", "--seed", "7", "--count", "1"]);
+    std::fs::write(&plain, lines.join("\n") + "\n").unwrap();
+    let name = plain.to_str().unwrap();
+    let out = fairysolve(&["generate", "--merge", name, "--spread", "--count", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("generate --merge: {name}: no {name}.resume beside it, so which shard it holds is not checked\n\
+            {name}, line 1, column 1: not a puzzle with its effort (--merge --spread reads each shard's pool, FILE.pool, or JSON lines of a spread run)\n\
+            generate --merge: 0 puzzles spread over difficulty from 0 proved\n")
+    );
+}
+
 /// `--improve` (issue 41): each puzzle scores at least what the same candidate gives
 /// without it, some more, and each is proved again by `solve`.
 #[test]

@@ -58,7 +58,10 @@ pub struct GenerateArgs {
     /// A set spread over difficulty: prove four times --count puzzles and keep --count
     /// of them at evenly spaced ranks of hardness (effort times one more than the
     /// tries), easiest first, written when the run ends (docs/positions.md).
-    #[arg(long, requires = "count", conflicts_with = "merge")]
+    ///
+    /// With --merge: one set spread over the pools of all the shards (each shard's
+    /// FILE.pool, else the JSON lines of FILE).
+    #[arg(long, requires = "count")]
     pub spread: bool,
     /// Improve each puzzle by small changes (a man taken off, moved one step, or added
     /// on a flight the key takes) while it stays sound with every theme asked and its
@@ -754,7 +757,96 @@ fn shards_complete(files: &[String]) -> bool {
     false
 }
 
+/// The puzzles `--merge --spread` spreads a set over: of each file, its pool kept
+/// beside it (`FILE.pool`, what its shard proved) or else its own lines, which must
+/// be JSON lines carrying their effort. A line of neither kind is named.
+fn merge_pool(files: &[String]) -> (Vec<Puzzle>, bool) {
+    let mut pool = Vec::new();
+    let mut ok = true;
+    for file in files {
+        let kept = beside(Path::new(file), ".pool");
+        let (name, text) = match std::fs::read_to_string(&kept) {
+            Ok(t) => (kept.display().to_string(), t),
+            Err(_) => match std::fs::read_to_string(file) {
+                Ok(t) => (file.clone(), t),
+                Err(e) => {
+                    eprintln!("generate --merge: {file}: cannot be read: {e}");
+                    ok = false;
+                    continue;
+                }
+            },
+        };
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let puzzle = serde_json::from_str::<Value>(t)
+                .ok()
+                .and_then(|v| spread::from_json(&v))
+                .filter(|p| p.effort.is_some());
+            match puzzle {
+                Some(p) => pool.push(p),
+                None => {
+                    eprintln!(
+                        "{name}, line {}, column 1: not a puzzle with its effort (--merge --spread reads each shard's pool, FILE.pool, or JSON lines of a spread run)",
+                        i + 1
+                    );
+                    ok = false;
+                }
+            }
+        }
+    }
+    (pool, ok)
+}
+
+/// `--merge --spread`: the shards' pools together, each diagram once (its first
+/// index kept, as in any merge), and the set spread over them (`spread::spread`).
+fn merge_spread(args: &GenerateArgs, out: &mut dyn Write) -> bool {
+    let (mut pool, mut ok) = merge_pool(&args.merge);
+    pool.sort_by_key(|p| (p.seed, p.index));
+    let mut seen = HashSet::new();
+    pool.retain(|p| match repeat_keys(&p.line()) {
+        Some(keys) if !keys.iter().any(|k| seen.contains(k)) => {
+            seen.extend(keys);
+            true
+        }
+        _ => false,
+    });
+    let proved = pool.len();
+    let set = spread::spread(pool, args.count.unwrap_or(0) as usize);
+    for (level, puzzle) in &set {
+        if let Err(e) = write_puzzle(out, puzzle, Some(*level), args.json) {
+            eprintln!("generate: cannot write: {e}");
+            ok = false;
+            break;
+        }
+    }
+    eprintln!(
+        "generate --merge: {} puzzle{} spread over difficulty from {proved} proved",
+        set.len(),
+        if set.len() == 1 { "" } else { "s" }
+    );
+    ok
+}
+
 fn merge(args: &GenerateArgs) -> bool {
+    if args.spread {
+        let complete = shards_complete(&args.merge);
+        let mut out: Box<dyn Write> = match &args.output {
+            None => Box::new(std::io::stdout()),
+            Some(path) => match std::fs::File::create(path) {
+                Ok(f) => Box::new(std::io::BufWriter::new(f)),
+                Err(e) => {
+                    eprintln!("{}: {e}", path.display());
+                    return false;
+                }
+            },
+        };
+        let ok = merge_spread(args, &mut out);
+        let _ = out.flush();
+        return ok && complete;
+    }
     let mut entries = Vec::new();
     let mut ok = true;
     for file in &args.merge {

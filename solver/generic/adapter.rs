@@ -59,6 +59,14 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         }
     }
 
+    /// `Game::first_legal_move`; a state whose game ended has no legal move.
+    fn first_move(&self, s: &BoardState) -> Option<Move> {
+        if s.ended.is_some() {
+            return None;
+        }
+        self.game.first_legal_move(&s.position)
+    }
+
     fn play(&self, s: &BoardState, mv: Move) -> BoardState {
         let mover = s.position.turn();
         let played = self.game.play(&s.position, mv);

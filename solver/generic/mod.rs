@@ -61,6 +61,12 @@ pub trait TurnGame: Sync {
         *out = self.moves(s);
     }
 
+    /// A legal move of `s`, mostly the first of `moves`, where the game finds one
+    /// without listing them all (`None`: it cannot, or there is none).
+    fn first_move(&self, _s: &Self::State) -> Option<Self::Move> {
+        None
+    }
+
     /// The state after the legal move `mv`, with every event the rules attach to it.
     fn play(&self, s: &Self::State, mv: Self::Move) -> Self::State;
 

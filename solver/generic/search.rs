@@ -377,6 +377,21 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         mut hint: usize,
     ) -> Proof<bool> {
         let attacking = self.game.mover(s) == self.attacker;
+        // Most of the defender's nodes are refuted by the move tried first, the first
+        // listed where the table gives no hint: where the game finds it alone, it is
+        // tried before the others are listed.
+        let mut tried = None;
+        if !attacking && hint == 0 {
+            if let Some(first) = self.game.first_move(s) {
+                if !self.move_wins_with(s, first, n, k)? {
+                    if let Some(key) = key {
+                        self.table.store(key, None, Some(n as u8), 0);
+                    }
+                    return Ok(false);
+                }
+                tried = Some(first);
+            }
+        }
         let mut moves = k.buffers.pop().unwrap_or_default();
         self.game.moves_into(s, &mut moves);
         if moves.is_empty() {
@@ -395,9 +410,11 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         let killer = k.moves[slot]
             .and_then(|m| moves.iter().position(|&x| x == m))
             .filter(|&i| i != hint);
+        let tried = tried.and_then(|m| moves.iter().position(|&x| x == m));
         let order = std::iter::once(hint)
             .chain(killer)
-            .chain((0..moves.len()).filter(|&i| i != hint && Some(i) != killer));
+            .chain((0..moves.len()).filter(|&i| i != hint && Some(i) != killer))
+            .filter(|&i| Some(i) != tried);
         // At the attacker's node, most of which fail and so try every move, the states
         // after all the moves come first, each one's table line fetched: the probes of
         // the defender's nodes then wait on memory together, not one after another.

@@ -205,8 +205,9 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
 /// The attacker's legal moves of a self-mate's last round (`s#1`, the attacker to move
 /// in `pos`) after which the defender may have nothing but moves that mate the
 /// attacker, into `out`; `false` (and `out` untouched) when every legal move must be
-/// tried: rules other than FIDE's on a fixed board, a king missing, the attacker in
-/// check, or no legal move at all (the game is over).
+/// tried: rules other than FIDE's on a fixed board, a king missing, or the attacker in
+/// check. An attacker without a legal move (stalemated: a draw, no win for anyone)
+/// gets an empty list.
 ///
 /// A move W is left out when the defender has a reply R, listed in `pos` with the turn
 /// passed, that is legal there and gives no check, and that W cannot touch. R is an
@@ -260,16 +261,18 @@ pub fn self_mate_candidates<T: Terrain>(
         untouchable,
         steps: &steps,
         out,
-        any: false,
     };
     crate::movegen::generate(geo, pos, &mut candidates);
-    candidates.any
+    true
 }
 
 /// Receives the attacker's legal moves of `self_mate_candidates` and keeps, into
 /// `out`, those no quiet reply or king's step of the defender's refutes unplayed: a
 /// man's targets are cut to the squares that touch every reply its leaving does not
-/// (and those where it may give check) before any move is made of them.
+/// (and those where it may give check) before any move is made of them. The generator
+/// is asked for no more: a man none of whose moves on an empty board would be kept
+/// is passed over, and a king's step that leaves the defender's king a step surely
+/// standing is not tested for safety.
 struct Candidates<'a, G: Geometry> {
     geo: &'a G,
     pos: &'a Position,
@@ -277,8 +280,6 @@ struct Candidates<'a, G: Geometry> {
     untouchable: &'a [Bitboard],
     steps: &'a KingSteps,
     out: &'a mut MoveList,
-    /// The attacker has a legal move.
-    any: bool,
 }
 
 impl<G: Geometry> Candidates<'_, G> {
@@ -308,7 +309,6 @@ impl<G: Geometry> Candidates<'_, G> {
 
 impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        self.any |= targets.is_nonempty();
         let keep = if role == Role::King {
             targets
         } else {
@@ -319,16 +319,36 @@ impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
         }
     }
     fn pawn(&mut self, from: Square, targets: Bitboard, promo: Bitboard) {
-        self.any |= targets.is_nonempty();
         // A promotion changes the man: each is kept for the king's-step test.
         let keep = ((targets - promo) & self.kept(Role::Pawn, from)) | (targets & promo);
         crate::movegen::pawn_moves(from, keep, promo, |mv| self.consider(mv));
     }
     fn special(&mut self, mv: Move) {
-        self.any = true;
         if mv.kind != MoveKind::DoublePush || self.kept(Role::Pawn, mv.from).contains(mv.to) {
             self.consider(mv);
         }
+    }
+    /// A man's targets on the board lie among its targets on an empty board (a ride is
+    /// only ever shortened by the men in its way).
+    fn piece_wanted(&self, role: Role, from: Square) -> bool {
+        let reach =
+            crate::attacks::piece_attacks(self.geo, role, self.pos.turn(), from, Bitboard::EMPTY);
+        (reach & self.kept(role, from)).is_nonempty()
+    }
+    /// The steps after which no step of the defender's king surely stands (the others
+    /// `consider` would leave out): only they are tested for safety.
+    fn king_steps_wanted(&self, king: Square) -> Bitboard {
+        let stands = |to| {
+            self.steps.one_stands_after(
+                self.geo,
+                self.pos,
+                Move::new(Role::King, king, to, MoveKind::Normal),
+            )
+        };
+        self.geo
+            .king_attacks(king)
+            .filter(|&to| !stands(to))
+            .fold(Bitboard::EMPTY, Bitboard::with)
     }
 }
 
@@ -465,10 +485,11 @@ impl<G: Geometry> crate::movegen::MoveSink for QuietReplies<'_, G> {
 
 /// Whether after `mv` the other side's king has a legal step that gives no check (FIDE
 /// rules: a king may step onto any square no enemy man attacks once it has left its
-/// own, and the step checks only by uncovering a line onto the enemy king).
+/// own, and the step checks only by uncovering a line onto the enemy king). Only the
+/// board after `mv` is read: its key is left stale.
 fn checkless_king_step_after<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
     let mut after = *pos;
-    after.play_board(geo, mv);
+    after.play_fide_unkeyed(geo, mv);
     let board = after.board();
     let replier = after.turn();
     let (Some(king), Some(target)) = (board.king(replier), board.king(!replier)) else {
