@@ -514,13 +514,17 @@ fn hardness(v: &Value) -> u64 {
 /// file without a pool or effort is named line by line.
 #[test]
 fn merged_spread_shards_are_one_set_over_their_pools() {
-    let base = ["--stip", "#2", "--seed", "7", "--count", "2", "--spread", "--json"];
+    let base = [
+        "--stip", "#2", "--seed", "7", "--count", "2", "--spread", "--json",
+    ];
     let files = three_shards(&base, "spread-shard");
     let mut pool: Vec<Value> = Vec::new();
     for f in &files {
-        let _ = std::fs::remove_file(f.with_extension("epd.pool.tmp"));
         let text = std::fs::read_to_string(f.with_extension("epd.pool")).unwrap();
-        pool.extend(text.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
+        pool.extend(
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap()),
+        );
     }
     assert_eq!(pool.len(), 24);
     let names: Vec<&str> = files.iter().map(|p| p.to_str().unwrap()).collect();
