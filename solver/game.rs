@@ -85,6 +85,10 @@ impl<S: MoveSink, const KING: bool> MoveSink for KingMovesOnly<S, KING> {
             Bitboard::EMPTY
         }
     }
+    #[inline(always)]
+    fn piece_wanted(&self, role: Role, from: Square) -> bool {
+        !KING && self.inner.piece_wanted(role, from)
+    }
 }
 
 /// Which of the mover's moves may let its own falls expose its king (rule 1.5d): a

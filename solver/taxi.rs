@@ -419,6 +419,10 @@ impl<G: Geometry, S: MoveSink> MoveSink for Affordable<'_, G, S> {
     fn king_steps_wanted(&self, king: Square) -> Bitboard {
         self.inner.king_steps_wanted(king)
     }
+    #[inline(always)]
+    fn piece_wanted(&self, role: Role, from: Square) -> bool {
+        self.inner.piece_wanted(role, from)
+    }
 }
 
 #[cfg(test)]

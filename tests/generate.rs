@@ -38,6 +38,7 @@ fn temp(name: &str) -> PathBuf {
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(path.with_extension("epd.resume"));
+    let _ = std::fs::remove_file(path.with_extension("epd.pool"));
     path
 }
 
@@ -550,6 +551,25 @@ fn merged_spread_shards_are_one_set_over_their_pools() {
     assert!(set
         .iter()
         .all(|v| indices.contains(&v["index"].as_u64().unwrap())));
+    // A pool whose last write was cut short: that line is not read.
+    let first_pool = files[0].with_extension("epd.pool");
+    let text = std::fs::read_to_string(&first_pool).unwrap();
+    std::fs::write(&first_pool, &text[..text.len() - 20]).unwrap();
+    let out = fairysolve(&merge);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "generate --merge: 4 puzzles spread over difficulty from 23 proved\n"
+    );
+    // Without the pools: the shards' own JSON lines, two each.
+    for f in &files {
+        std::fs::remove_file(f.with_extension("epd.pool")).unwrap();
+    }
+    let out = fairysolve(&merge);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "generate --merge: 4 puzzles spread over difficulty from 6 proved\n"
+    );
+    assert_eq!(stdout(&out).lines().count(), 4);
     // A set of plain lines without its pool: nothing to spread by.
     let plain = temp("spread-plain.epd");
     let lines = generate(&["--stip", "#2", "--seed", "7", "--count", "1"]);

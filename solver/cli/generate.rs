@@ -95,7 +95,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Join the outputs of a run's shards: every puzzle once, in candidate order, a
-    /// diagram met twice (or its mirror image) kept at its first index.
+    /// diagram met twice (or its mirror image) kept at its first index (with --spread:
+    /// one set spread over the shards' pools).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub merge: Vec<String>,
 }
@@ -765,8 +766,13 @@ fn merge_pool(files: &[String]) -> (Vec<Puzzle>, bool) {
     let mut ok = true;
     for file in files {
         let kept = beside(Path::new(file), ".pool");
-        let (name, text) = match std::fs::read_to_string(&kept) {
+        let (name, mut text) = match std::fs::read_to_string(&kept) {
             Ok(t) => (kept.display().to_string(), t),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                eprintln!("generate --merge: {}: cannot be read: {e}", kept.display());
+                ok = false;
+                continue;
+            }
             Err(_) => match std::fs::read_to_string(file) {
                 Ok(t) => (file.clone(), t),
                 Err(e) => {
@@ -776,6 +782,11 @@ fn merge_pool(files: &[String]) -> (Vec<Puzzle>, bool) {
                 }
             },
         };
+        // A pool's last line without its end is a write cut short (a shard stopped
+        // while it added to its pool): what it began is not a puzzle of the pool.
+        if name.ends_with(".pool") {
+            text.truncate(text.rfind('\n').map_or(0, |end| end + 1));
+        }
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {

@@ -717,8 +717,8 @@ fn solve_one(
 }
 
 /// The most the table grows to without `--hash`, taken only as the table fills: on W.
-/// Hundsdorfer's s#6 (docs/speed.md) 128 MB proves as fast as 256 with less memory for
-/// the kernel to clear, and 64 visits 4 % more nodes.
+/// Hundsdorfer's s#6 (docs/speed.md) 128 MB is faster than 256 (less memory for the
+/// kernel to clear), and 64 visits 4 % more nodes.
 const DEFAULT_HASH_MB: u64 = 128;
 
 /// A proof game's table of dead ends without `--hash`: it is all there from the start.

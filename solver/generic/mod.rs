@@ -159,9 +159,10 @@ pub trait TurnGame: Sync {
     /// The attacker's legal moves from `s` in the last round of a self-mate that may
     /// leave the defender nothing but moves that win for it, where the game can tell
     /// the others without playing them: each move left out lets the defender a reply
-    /// that ends nothing. `Some` only where the attacker has a legal move (so the game
-    /// goes on in `s`); `None`: every legal move is tried, and the game asked whether
-    /// it ended.
+    /// that ends nothing. `Some` (maybe empty) where the game goes on in `s` or the
+    /// attacker is stalemated (empty: a stalemate is no win for anyone), so the game's
+    /// end needs no asking; `None`: every legal move is tried, and the game asked
+    /// whether it ended.
     fn self_mate_candidates(&self, _s: &Self::State) -> Option<Vec<Self::Move>> {
         None
     }

@@ -285,8 +285,9 @@ impl<'a, G: TurnGame> Prover<'a, G> {
                 return Ok(false);
             }
         }
-        // The attacker's last move of a self-mate: a game that lists candidates there
-        // has a legal move, so the game goes on and its end needs no asking.
+        // The attacker's last move of a self-mate: where the game lists candidates the
+        // game goes on, or the attacker is stalemated and its list is empty (a draw,
+        // no win): its end needs no asking.
         if let Some(won) = self.self_mate_leaf(next, attacking, left, k) {
             return won;
         }

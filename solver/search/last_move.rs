@@ -206,8 +206,9 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
 /// in `pos`) after which the defender may have nothing but moves that mate the
 /// attacker, into `out`; `false` (and `out` untouched) when every legal move must be
 /// tried: rules other than FIDE's on a fixed board, a king missing, or the attacker in
-/// check. An attacker without a legal move (stalemated: a draw, no win for anyone)
-/// gets an empty list.
+/// check, or no reply of the defender's to judge by (no quiet reply, no checkless
+/// king's step). An attacker without a legal move (stalemated: a draw, no win for
+/// anyone) gets an empty list.
 ///
 /// A move W is left out when the defender has a reply R, listed in `pos` with the turn
 /// passed, that is legal there and gives no check, and that W cannot touch. R is an
