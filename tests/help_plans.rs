@@ -328,33 +328,7 @@ fn plans_keep_mates_by_double_check_and_pin() {
 /// lists exactly the lines the definition finds.
 #[test]
 fn plans_keep_every_help_mate_under_trapdoor() {
-    let sparse = compare_on(
-        0x9A1A_5EED_0000_0004,
-        150,
-        8,
-        &[(5, 'w')],
-        SPARSE,
-        Rules::Trapdoor,
-    );
-    assert!(sparse >= 15, "only {sparse} of 150 with a help-mate");
-    let crowded = compare_on(
-        0x9A1A_5EED_0000_0005,
-        60,
-        7,
-        &[(5, 'w')],
-        CROWDED,
-        Rules::Trapdoor,
-    );
-    assert!(crowded >= 15, "only {crowded} of 60 with a help-mate");
-    let three = compare_on(
-        0x9A1A_5EED_0000_0006,
-        30,
-        6,
-        &[(6, 'b')],
-        SPARSE,
-        Rules::Trapdoor,
-    );
-    assert!(three >= 3, "only {three} of 30 with a help-mate in three");
+    compare_three_suites(0x9A1A_5EED_0000_0004, Rules::Trapdoor);
 }
 
 /// rules.md 2.2-2.3, 8.2: under Taxi a flight may be barred by its price (plans serve
@@ -364,32 +338,19 @@ fn plans_keep_every_help_mate_under_trapdoor() {
 /// the definition finds.
 #[test]
 fn plans_keep_every_help_mate_under_taxi() {
-    let sparse = compare_on(
-        0x9A1A_5EED_0000_0007,
-        150,
-        8,
-        &[(5, 'w')],
-        SPARSE,
-        Rules::Taxi,
-    );
+    compare_three_suites(0x9A1A_5EED_0000_0007, Rules::Taxi);
+}
+
+/// `compare_on` under `rules` over three suites drawn from seeds `first`, `first + 1`
+/// and `first + 2`: 150 sparse positions of five turns, White first (at least 15 with
+/// a help-mate), 60 crowded ones (at least 15) and 30 sparse of six turns, Black first
+/// (at least 3).
+fn compare_three_suites(first: u64, rules: Rules) {
+    let sparse = compare_on(first, 150, 8, &[(5, 'w')], SPARSE, rules);
     assert!(sparse >= 15, "only {sparse} of 150 with a help-mate");
-    let crowded = compare_on(
-        0x9A1A_5EED_0000_0008,
-        60,
-        7,
-        &[(5, 'w')],
-        CROWDED,
-        Rules::Taxi,
-    );
+    let crowded = compare_on(first + 1, 60, 7, &[(5, 'w')], CROWDED, rules);
     assert!(crowded >= 15, "only {crowded} of 60 with a help-mate");
-    let three = compare_on(
-        0x9A1A_5EED_0000_0009,
-        30,
-        6,
-        &[(6, 'b')],
-        SPARSE,
-        Rules::Taxi,
-    );
+    let three = compare_on(first + 2, 30, 6, &[(6, 'b')], SPARSE, rules);
     assert!(three >= 3, "only {three} of 30 with a help-mate in three");
 }
 

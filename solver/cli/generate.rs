@@ -5,7 +5,7 @@
 use super::limits::{install_interrupt_handler, interrupted, why_stopped};
 use super::VariantFlags;
 use clap::Args;
-use fairysolve::generate::repeats::repeat_keys;
+use fairysolve::generate::repeats::{first_met, repeat_keys};
 use fairysolve::generate::spread::{self, POOL};
 use fairysolve::generate::{examine, Board, Puzzle, Spec, Theme};
 use fairysolve::problem::Stipulation;
@@ -577,10 +577,9 @@ fn generate_run(
             let Some(keys) = repeat_keys(&puzzle.line()) else {
                 continue;
             };
-            if keys.iter().any(|k| place.seen.contains(k)) {
+            if !first_met(&mut place.seen, keys) {
                 continue;
             }
-            place.seen.extend(keys);
             let written = if args.spread {
                 pool_file
                     .as_mut()
@@ -817,13 +816,7 @@ fn merge_spread(args: &GenerateArgs, out: &mut dyn Write) -> bool {
     let (mut pool, mut ok) = merge_pool(&args.merge);
     pool.sort_by_key(|p| (p.seed, p.index));
     let mut seen = HashSet::new();
-    pool.retain(|p| match repeat_keys(&p.line()) {
-        Some(keys) if !keys.iter().any(|k| seen.contains(k)) => {
-            seen.extend(keys);
-            true
-        }
-        _ => false,
-    });
+    pool.retain(|p| repeat_keys(&p.line()).is_some_and(|keys| first_met(&mut seen, keys)));
     let proved = pool.len();
     let set = spread::spread(pool, args.count.unwrap_or(0) as usize);
     for (level, puzzle) in &set {
@@ -841,18 +834,26 @@ fn merge_spread(args: &GenerateArgs, out: &mut dyn Write) -> bool {
     ok
 }
 
+/// Where `--merge` writes: `-o FILE`, else standard output; `None` (said) when FILE
+/// cannot be made.
+fn merge_output(args: &GenerateArgs) -> Option<Box<dyn Write>> {
+    match &args.output {
+        None => Some(Box::new(std::io::stdout())),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(Box::new(std::io::BufWriter::new(f))),
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                None
+            }
+        },
+    }
+}
+
 fn merge(args: &GenerateArgs) -> bool {
     if args.spread {
         let complete = shards_complete(&args.merge);
-        let mut out: Box<dyn Write> = match &args.output {
-            None => Box::new(std::io::stdout()),
-            Some(path) => match std::fs::File::create(path) {
-                Ok(f) => Box::new(std::io::BufWriter::new(f)),
-                Err(e) => {
-                    eprintln!("{}: {e}", path.display());
-                    return false;
-                }
-            },
+        let Some(mut out) = merge_output(args) else {
+            return false;
         };
         let ok = merge_spread(args, &mut out);
         let _ = out.flush();
@@ -886,19 +887,11 @@ fn merge(args: &GenerateArgs) -> bool {
     ok &= shards_complete(&args.merge);
     entries.sort_by_key(|e| (e.0, e.1));
     let mut seen = HashSet::new();
-    let mut out: Box<dyn Write> = match &args.output {
-        None => Box::new(std::io::stdout()),
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Box::new(std::io::BufWriter::new(f)),
-            Err(e) => {
-                eprintln!("{}: {e}", path.display());
-                return false;
-            }
-        },
+    let Some(mut out) = merge_output(args) else {
+        return false;
     };
     for (_, _, keys, line) in entries {
-        if !keys.iter().any(|k| seen.contains(k)) {
-            seen.extend(keys);
+        if first_met(&mut seen, keys) {
             let _ = writeln!(out, "{line}");
         }
     }

@@ -13,6 +13,17 @@ use crate::epd::{parse_line, Line, Record};
 use crate::moves::MoveKind;
 use crate::problem::from_record;
 use crate::types::Square;
+use std::collections::HashSet;
+
+/// Whether a puzzle with the repeat keys `keys` (`repeat_keys`) is met for the first
+/// time in a set whose kept puzzles' keys are `seen`; if so its keys join them.
+pub fn first_met(seen: &mut HashSet<String>, keys: Vec<String>) -> bool {
+    if keys.iter().any(|k| seen.contains(k)) {
+        return false;
+    }
+    seen.extend(keys);
+    true
+}
 
 /// The keys under which a puzzle line repeats another of a set: its diagram and, where
 /// the line tells it, its idea. `None` for a line that is no position line.
