@@ -173,16 +173,17 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         root: &BoardState,
         winner: Color,
         turns: u32,
-    ) -> Option<Box<dyn super::help::HelpGuide<Move> + '_>> {
+    ) -> Result<Box<dyn super::help::HelpGuide<Move> + '_>, super::help::NoGuide> {
+        use super::help::NoGuide;
         if root.ended.is_some() || !self.game.flights_need_guards(&root.position, winner, turns) {
-            return None;
+            return Err(NoGuide::NotServed);
         }
-        let geo = self.game.terrain.fixed()?;
+        let geo = self.game.terrain.fixed().ok_or(NoGuide::NotServed)?;
         let tables = self.game.mate_tables(geo);
         let rules = self.game.mate_rules(&root.position, winner, turns);
         let guide =
             crate::search::help_plans::plans(tables, geo, &root.position, winner, turns, rules)?;
-        Some(Box::new(crate::search::help_plans::GuideOn { geo, guide }))
+        Ok(Box::new(crate::search::help_plans::GuideOn { geo, guide }))
     }
 
     fn key(&self, s: &BoardState) -> u64 {

@@ -43,6 +43,17 @@ pub trait HelpGuide<M> {
     fn key(&self) -> u64;
 }
 
+/// Why a game gives help play no guide for one length (`TurnGame::help_guide`).
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub enum NoGuide {
+    /// The game has none for this root and length; another length may have one.
+    NotServed,
+    /// The mates are too many to list from this root at this length, and so at every
+    /// longer one (a longer line allows each side more moves: the listing only grows).
+    /// Help play is exact without a guide, so this only spares listing them again.
+    TooMany,
+}
+
 /// The search was stopped (time limit, interrupt or the most solutions asked for).
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub struct Stopped;
@@ -133,6 +144,9 @@ struct Lines<'a, G: TurnGame> {
     events: &'a mut dyn FnMut(HelpEvent),
     /// The game's guide for this length, when it has one.
     guide: Option<Box<dyn HelpGuide<G::Move> + 'a>>,
+    /// The shortest length whose mates were too many to list (`NoGuide::TooMany`):
+    /// no longer one is listed again.
+    too_many_from: Option<u32>,
 }
 
 /// A key per number of turns left, so that a failure is read only at its own length
@@ -144,7 +158,7 @@ fn turns_key(turns: u32) -> u64 {
 /// The table's mark of a proved failure.
 const FAILED: u8 = 1;
 
-impl<G: TurnGame> Lines<'_, G> {
+impl<'a, G: TurnGame> Lines<'a, G> {
     fn tick(&mut self) -> Result<(), Stopped> {
         self.nodes += 1;
         if self.nodes & 0x3FF == 0 {
@@ -312,10 +326,26 @@ impl<G: TurnGame> Lines<'_, G> {
         }
         // The guide's plans depend on the length; its keys keep its nodes apart from
         // another length's.
-        self.guide = self.game.help_guide(self.root, self.winner, turns);
+        self.guide = self.guide_for(turns);
         let searched = self.search_first_moves(turns, short);
         self.guide = None;
         searched
+    }
+
+    /// The game's guide for lines of `turns` turns from the root, unless a shorter
+    /// length already had too many mates to list.
+    fn guide_for(&mut self, turns: u32) -> Option<Box<dyn HelpGuide<G::Move> + 'a>> {
+        if self.too_many_from.is_some_and(|t| turns >= t) {
+            return None;
+        }
+        match self.game.help_guide(self.root, self.winner, turns) {
+            Ok(guide) => Some(guide),
+            Err(NoGuide::NotServed) => None,
+            Err(NoGuide::TooMany) => {
+                self.too_many_from = Some(turns);
+                None
+            }
+        }
     }
 
     /// The lines of `turns` turns from the root, with progress over the first moves.
@@ -377,6 +407,7 @@ pub fn solve_help_with<G: TurnGame>(
         out: HelpSolution::default(),
         events,
         guide: None,
+        too_many_from: None,
     };
     let mut complete = true;
     let mut shorter: Vec<u32> = short_turns

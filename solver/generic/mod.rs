@@ -177,14 +177,14 @@ pub trait TurnGame: Sync {
 
     /// Plans for help play from `root` (`help::HelpGuide`): where the game can list the
     /// mates of `turns` turns won by `winner` and test each move against each of them.
-    /// `None`: help play searches every move.
+    /// Without one (`help::NoGuide`) help play searches every move.
     fn help_guide(
         &self,
         _root: &Self::State,
         _winner: Color,
         _turns: u32,
-    ) -> Option<Box<dyn help::HelpGuide<Self::Move> + '_>> {
-        None
+    ) -> Result<Box<dyn help::HelpGuide<Self::Move> + '_>, help::NoGuide> {
+        Err(help::NoGuide::NotServed)
     }
 
     /// What `key`, a legal move of the side to move in `s`, does to the other side

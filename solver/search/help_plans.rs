@@ -80,6 +80,7 @@
 
 use crate::attacks::piece_attacks;
 use crate::bitboard::Bitboard;
+use crate::generic::help::NoGuide;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -547,10 +548,12 @@ impl<G: Geometry> Lister<'_, G> {
     }
 }
 
-/// The plans of a help play from `pos` of `turns` turns won by `winner`, or `None` where
-/// plans do not serve: the board holds more than 64 men, the mated side has no king, the
-/// line is shorter than `FEWEST_TURNS` or longer than 400 turns, or the listing passes `MOST_PLANS` or `MOST_STEPS`.
-/// The caller has made sure the game is FIDE on a fixed board.
+/// The plans of a help play from `pos` of `turns` turns won by `winner`. None where plans
+/// do not serve (`NoGuide::NotServed`): the board holds more than 64 men, the mated side
+/// has no king, the line is shorter than `FEWEST_TURNS` or longer than 400 turns; nor
+/// where the listing passes `MOST_PLANS` or `MOST_STEPS` (`NoGuide::TooMany`: more turns
+/// only allow more plans). The caller has made sure the game's mate is one the rules
+/// describe, on a fixed board.
 pub fn plans<G: Geometry>(
     tables: Arc<MateTables>,
     geo: &G,
@@ -558,11 +561,11 @@ pub fn plans<G: Geometry>(
     winner: Color,
     turns: u32,
     rules: MateRules,
-) -> Option<PlanGuide> {
+) -> Result<PlanGuide, NoGuide> {
     // A side's moves left, with its castling allowance, must stay below `FAR` (a
     // need is a byte): no plan helps a line that long anyway.
     if !(FEWEST_TURNS..=400).contains(&turns) {
-        return None;
+        return Err(NoGuide::NotServed);
     }
     let castle = castling_gain(pos);
     let men: Vec<Man> = pos
@@ -575,11 +578,12 @@ pub fn plans<G: Geometry>(
         })
         .collect();
     if men.len() > 64 {
-        return None;
+        return Err(NoGuide::NotServed);
     }
     let king = men
         .iter()
-        .position(|m| m.color != winner && m.role == Role::King)?;
+        .position(|m| m.color != winner && m.role == Role::King)
+        .ok_or(NoGuide::NotServed)?;
     let (win_left, lose_left) = moves_left(pos, winner, turns);
     let mut lister = Lister {
         tables: &tables,
@@ -602,11 +606,11 @@ pub fn plans<G: Geometry>(
     };
     lister.list(king);
     if lister.overflow {
-        return None;
+        return Err(NoGuide::TooMany);
     }
     let listed = std::mem::take(&mut lister.plans);
     let plans = minimal(listed);
-    Some(PlanGuide::new(tables, winner, pos, men, plans, castle))
+    Ok(PlanGuide::new(tables, winner, pos, men, plans, castle))
 }
 
 /// Per side, how many moves more than one its named men may come nearer by in its one
@@ -1068,7 +1072,8 @@ mod tests {
             Color::White,
             5,
             MateRules::FIDE,
-        )?;
+        )
+        .ok()?;
         Some(guide.frames[0].live.iter().any(|l| l.need == [0, 0]))
     }
 
@@ -1135,5 +1140,47 @@ mod tests {
             mates >= 400 && double >= 3,
             "{mates} mates, {double} by double check"
         );
+    }
+
+    /// Too many plans at one length means too many at every longer one (help play
+    /// lists no longer length again, `NoGuide::TooMany`): crowded boards from the
+    /// array and from the published h#3 suite, each length from 5 to 9 turns.
+    #[test]
+    fn too_many_plans_stay_too_many_on_longer_lines() {
+        let tables = MateTables::for_geometry(&Standard);
+        let boards = [
+            "5B2/2p1p3/1p2pp1b/5P1b/2p1k2q/6rp/p3B1P1/R3K3 b Q - 0 1",
+            "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
+            "4k3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b K - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut overflows = 0;
+        for fen in boards {
+            let pos = parse_fen(fen).unwrap();
+            let winner = !pos.turn();
+            let mut too_many = false;
+            for turns in 5..=9 {
+                let listed = plans(
+                    tables.clone(),
+                    &Standard,
+                    &pos,
+                    winner,
+                    turns,
+                    MateRules::FIDE,
+                );
+                let now = matches!(listed, Err(NoGuide::TooMany));
+                assert!(
+                    !too_many || now,
+                    "{fen}: too many at fewer turns, not at {turns}"
+                );
+                assert!(
+                    !matches!(listed, Err(NoGuide::NotServed)),
+                    "{fen} at {turns}"
+                );
+                overflows += usize::from(now);
+                too_many = now;
+            }
+        }
+        assert!(overflows >= 4, "{overflows} lengths with too many plans");
     }
 }
