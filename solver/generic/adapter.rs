@@ -79,6 +79,18 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         }
     }
 
+    /// Without a trapdoor nothing follows a move and nothing ends by it alone (a mate
+    /// is read from the board after it): the position is changed where it stands.
+    #[inline(always)]
+    fn play_in_place(&self, s: &mut BoardState, mv: Move) {
+        if self.game.rules.trapdoor.is_none() {
+            self.game.play_core_in_place(&mut s.position, mv);
+            s.ended = None;
+        } else {
+            *s = self.play(s, mv);
+        }
+    }
+
     fn end(&self, s: &BoardState) -> Option<End> {
         if s.ended.is_some() {
             return s.ended;

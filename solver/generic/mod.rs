@@ -70,6 +70,14 @@ pub trait TurnGame: Sync {
     /// The state after the legal move `mv`, with every event the rules attach to it.
     fn play(&self, s: &Self::State, mv: Self::Move) -> Self::State;
 
+    /// `play` on the state itself: where a game can, it changes the state in place,
+    /// sparing the copies of a state returned (the search plays every move of an
+    /// attacker's node into a list).
+    #[inline(always)]
+    fn play_in_place(&self, s: &mut Self::State, mv: Self::Move) {
+        *s = self.play(s, mv);
+    }
+
     /// Whether the game is over in `s`, and how.
     fn end(&self, s: &Self::State) -> Option<End>;
 

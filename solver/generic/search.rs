@@ -421,12 +421,13 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         // the defender's nodes then wait on memory together, not one after another.
         let mut played = k.states.pop().unwrap_or_default();
         if attacking && n > 1 {
-            played.extend(moves.iter().map(|&mv| {
-                let next = self.game.play(s, mv);
-                let left = self.rounds_left(s, &next, n);
-                self.prefetch(&next, left);
-                (next, left)
-            }));
+            for &mv in moves.iter() {
+                played.push((*s, n));
+                let (next, left) = played.last_mut().expect("just pushed");
+                self.game.play_in_place(next, mv);
+                *left = self.rounds_left(s, next, n);
+                self.prefetch(next, *left);
+            }
         }
         let mut decided = None;
         for i in order {
