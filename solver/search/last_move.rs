@@ -310,12 +310,19 @@ impl<G: Geometry> Candidates<'_, G> {
 
 impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        let keep = if role == Role::King {
-            targets
-        } else {
-            targets & self.kept(role, from)
-        };
-        for to in keep {
+        if role == Role::King {
+            // The generator offers only the steps `king_steps_wanted` let through: none
+            // leaves a step of the defender's king surely standing, so only the board
+            // after the step is left to ask.
+            for to in targets {
+                let mv = Move::new(role, from, to, MoveKind::Normal);
+                if !checkless_king_step_after(self.geo, self.pos, mv) {
+                    self.out.push(mv);
+                }
+            }
+            return;
+        }
+        for to in targets & self.kept(role, from) {
             self.consider(Move::new(role, from, to, MoveKind::Normal));
         }
     }
@@ -359,11 +366,10 @@ impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
 /// board: a man that leaves may open a rider's line onto it), and the line through both
 /// kings (the king's leaving may uncover a rider of its own onto the other king).
 struct KingSteps {
-    /// Each step with the nearest squares on the lines from it (`near`).
-    steps: [(Square, Bitboard); 8],
+    /// Each step with the nearest squares on the lines from it (`near`), and the
+    /// squares a man's leaving may change it by (`near`, the step, the kings' line).
+    steps: [(Square, Bitboard, Bitboard); 8],
     len: usize,
-    /// The line through both kings (empty when they share none).
-    kings_line: Bitboard,
     /// The board without the defender's king.
     without_king: Bitboard,
 }
@@ -373,22 +379,23 @@ impl KingSteps {
         let board = pos.board();
         let us = pos.turn();
         let mut found = KingSteps {
-            steps: [(Square::A1, Bitboard::EMPTY); 8],
+            steps: [(Square::A1, Bitboard::EMPTY, Bitboard::EMPTY); 8],
             len: 0,
-            kings_line: Bitboard::EMPTY,
             without_king: Bitboard::EMPTY,
         };
         let (Some(our_king), Some(king)) = (board.king(us), board.king(!us)) else {
             return found;
         };
         found.without_king = board.occupied().without(king);
-        found.kings_line = geo.line(our_king, king);
+        // The line through both kings (empty when they share none).
+        let kings_line = geo.line(our_king, king);
         for step in crate::attacks::unattacked_king_steps(geo, board, king, !us) {
             let uncovers =
                 crate::attacks::attackers(geo, board, our_king, !us, found.without_king.with(step));
             if uncovers.is_empty() && found.len < 8 {
                 let near = geo.queen_attacks(step, found.without_king);
-                found.steps[found.len] = (step, near);
+                let decide = near.with(step) | kings_line;
+                found.steps[found.len] = (step, near, decide);
                 found.len += 1;
             }
         }
@@ -409,8 +416,7 @@ impl KingSteps {
         let role = mv.promotion().unwrap_or(mv.role);
         let occupied = self.without_king.without(mv.from).with(mv.to);
         let attacked = crate::attacks::piece_attacks(geo, role, pos.turn(), mv.to, occupied);
-        self.steps[..self.len].iter().any(|&(step, near)| {
-            let decide = near.with(step) | self.kings_line;
+        self.steps[..self.len].iter().any(|&(step, _, decide)| {
             step != mv.to && !decide.contains(mv.from) && !attacked.contains(step)
         })
     }
@@ -423,7 +429,7 @@ impl KingSteps {
     fn one_stands_after_king_step<G: Geometry>(&self, geo: &G, pos: &Position, mv: Move) -> bool {
         let board = pos.board();
         let occupied = self.without_king.without(mv.from).with(mv.to);
-        self.steps[..self.len].iter().any(|&(step, near)| {
+        self.steps[..self.len].iter().any(|&(step, near, _)| {
             step != mv.to
                 && !geo.king_attacks(mv.to).contains(step)
                 && !near.contains(mv.from)
