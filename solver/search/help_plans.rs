@@ -70,9 +70,10 @@
 //! set, so a failure is read back only where the same plans are possible. The set is a
 //! function of the position (which men stand where, and how far each is from its
 //! squares; under Trapdoor also of which men fell), so transpositions still meet in the
-//! table. Where the listing would pass
-//! `MOST_PLANS` plans, help play goes without them and the mate bound (`mate_bound`)
-//! prunes instead. `tests/help_plans.rs` checks guided help play against the definition
+//! table. Where the listing would pass `MOST_PLANS` plans or `MOST_STEPS` steps, help
+//! play goes without them and the mate bound (`mate_bound`) prunes instead, at that
+//! length and every longer one (`NoGuide::TooMany`: a longer line allows each side more
+//! moves, and the listing only grows with them). `tests/help_plans.rs` checks guided help play against the definition
 //! (every move of both sides played) over random positions with castling, en passant and
 //! promotion, on the standard board and on fixed Earthquake boards, under FIDE, under
 //! Trapdoor (timers of both sides, T = 1 and 2, both orders of events) and under Taxi
