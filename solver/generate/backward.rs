@@ -95,17 +95,21 @@ fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option
     // The escapes of the placement kept, with its position (none yet: any counts).
     let mut best: Option<(usize, Position)> =
         position(game, &men, Color::Black).and_then(|p| Some((escapes(game, &p, usize::MAX)?, p)));
+    // The placement tried at each step, in one buffer for the whole walk.
+    let mut next: Vec<(Square, Piece)> = Vec::with_capacity(spec.men.1 as usize + 1);
     for _ in 0..WALK_STEPS {
         if let Some((0, end)) = best {
             return Some(end);
         }
-        let mut next = men.clone();
-        let free: Vec<Square> = (spec.squares & !occupied(&next)).into_iter().collect();
+        next.clear();
+        next.extend_from_slice(&men);
+        // Drawn as `pick` over the list of free squares, ascending, would draw.
+        let free = spec.squares & !occupied(&next);
         match d.between(0, 2) {
             // A man moves (a king too) to a free square.
             0 => {
                 let i = d.between(0, next.len() as u32 - 1) as usize;
-                next[i].0 = d.pick(&free);
+                next[i].0 = d.pick_square(free);
             }
             // A man is added, of a role the run draws.
             1 if (next.len() as u32) < spec.men.1 => {
@@ -114,7 +118,7 @@ fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option
                 } else {
                     Color::Black
                 };
-                next.push((d.pick(&free), Piece::new(color, d.pick(&spec.pieces))));
+                next.push((d.pick_square(free), Piece::new(color, d.pick(&spec.pieces))));
             }
             // A man other than a king is removed.
             _ if (next.len() as u32) > spec.men.0.max(3) => {
@@ -144,7 +148,7 @@ fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option
         };
         if best.is_none_or(|(kept, _)| count <= kept) {
             best = Some((count, p));
-            men = next;
+            std::mem::swap(&mut men, &mut next);
         }
     }
     None

@@ -31,6 +31,12 @@ impl Draw {
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[(self.next_u64() % items.len() as u64) as usize]
     }
+
+    /// `pick` over the squares of `set` in ascending order, without listing them.
+    pub fn pick_square(&mut self, set: crate::bitboard::Bitboard) -> crate::types::Square {
+        let i = self.next_u64() % set.count() as u64;
+        set.into_iter().nth(i as usize).expect("i < the count")
+    }
 }
 
 /// One board's men as FEN placement.
