@@ -170,3 +170,29 @@ fn random_diagram(spec: &Spec, index: u64) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Draw;
+    use crate::bitboard::Bitboard;
+    use crate::types::Square;
+
+    /// `pick_square` draws what `pick` draws from the set's squares listed in ascending
+    /// order (a run's diagrams do not depend on which one the walk uses).
+    #[test]
+    fn a_square_is_picked_as_from_the_list_of_the_set() {
+        let mut sets = Draw::new(7, 0);
+        for index in 0..2_000 {
+            let set = Bitboard(sets.next_u64() & sets.next_u64());
+            if set.is_empty() {
+                continue;
+            }
+            let listed: Vec<Square> = set.into_iter().collect();
+            assert!(listed.windows(2).all(|w| w[0] < w[1]));
+            let (mut a, mut b) = (Draw::new(11, index), Draw::new(11, index));
+            for _ in 0..5 {
+                assert_eq!(a.pick_square(set), b.pick(&listed));
+            }
+        }
+    }
+}
