@@ -840,6 +840,19 @@ impl<T: Terrain> Game<T> {
         }
     }
 
+    /// `play` on the position itself, with the move's outcome: without a trapdoor
+    /// nothing follows the move and the position is changed where it stands.
+    #[inline(always)]
+    pub fn play_in_place(&self, pos: &mut Position, mv: Move) -> Option<Outcome> {
+        if self.rules.trapdoor.is_none() {
+            self.play_core_in_place(pos, mv);
+            return None;
+        }
+        let played = self.play(pos, mv);
+        *pos = played.position;
+        played.outcome
+    }
+
     /// Whether the legal move `mv` wins by mate: before its falls (mate first) or after
     /// them. The same answer as `play`, found with less work: a defence the opponent
     /// has before the falls is tried first after them.

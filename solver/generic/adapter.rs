@@ -17,6 +17,16 @@ pub struct BoardState {
     pub ended: Option<End>,
 }
 
+/// How a move of `mover` ended the game by the outcome `Game::play` gives it (a mate
+/// judged with the falls, or a king's fall); `None` otherwise (a mate without falls is
+/// read from the board after the move, `TurnGame::end`).
+fn ended_by(mover: Color, outcome: Option<Outcome>) -> Option<End> {
+    outcome.map(|o| match o {
+        Outcome::Mate => End::Win(mover),
+        Outcome::KingFell => End::Win(!mover),
+    })
+}
+
 /// `game` with `attacker` as the side whose moves begin each round.
 pub struct OneBoard<'a, T: Terrain> {
     pub game: &'a Game<T>,
@@ -72,23 +82,15 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         let played = self.game.play(&s.position, mv);
         BoardState {
             position: played.position,
-            ended: played.outcome.map(|o| match o {
-                Outcome::Mate => End::Win(mover),
-                Outcome::KingFell => End::Win(!mover),
-            }),
+            ended: ended_by(mover, played.outcome),
         }
     }
 
-    /// Without a trapdoor nothing follows a move and nothing ends by it alone (a mate
-    /// is read from the board after it): the position is changed where it stands.
     #[inline(always)]
     fn play_in_place(&self, s: &mut BoardState, mv: Move) {
-        if self.game.rules.trapdoor.is_none() {
-            self.game.play_core_in_place(&mut s.position, mv);
-            s.ended = None;
-        } else {
-            *s = self.play(s, mv);
-        }
+        let mover = s.position.turn();
+        let outcome = self.game.play_in_place(&mut s.position, mv);
+        s.ended = ended_by(mover, outcome);
     }
 
     fn end(&self, s: &BoardState) -> Option<End> {
