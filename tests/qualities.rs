@@ -647,3 +647,430 @@ fn asked_themes_hold_on_every_puzzle() {
         assert_eq!(p["qualities"]["quiet_key"], true, "{}", p["epd"]);
     }
 }
+
+// ---------------------------------------------------------------------------------
+// The single-board variants, each judged by an oracle of its own: Trapdoor 1 by the
+// order of events played on shakmaty's moves (`common::trapdoor_oracle`), Earthquake
+// by the cell-by-cell board (`common::earthquake_oracle`).
+
+/// The main line of a puzzle, in coordinates.
+fn main_line(line: &str) -> Vec<String> {
+    line.split("pv ")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(';')
+        .split(' ')
+        .map(String::from)
+        .collect()
+}
+
+/// Square names of a shakmaty bitboard, from a1.
+fn names(b: Bitboard) -> Vec<String> {
+    b.into_iter().map(|sq| sq.to_string()).collect()
+}
+
+/// A Trapdoor line's move written `coord`, as the oracle plays it.
+fn trapdoor_move(
+    t: &common::trapdoor_oracle::Trapdoor,
+    coord: &str,
+) -> common::trapdoor_oracle::Played {
+    t.legal()
+        .into_iter()
+        .find(|(m, _)| m.to_uci(CastlingMode::Standard).to_string() == coord)
+        .unwrap_or_else(|| panic!("{coord} is no legal move in {}", t.pos.board()))
+        .1
+}
+
+/// Under Trapdoor (timer 1, a diagram where nothing ticks) a key is quiet exactly when,
+/// played by the order of events (rules.md 1.5), it captures nothing, the defender is
+/// not in check after it, and the defender's king can still step to every square it
+/// could step to in the diagram with the turn passed.
+#[test]
+fn a_trapdoor_quiet_key_is_judged_by_the_order_of_events() {
+    use common::trapdoor_oracle::{Played, Trapdoor};
+    let mut seen = [0; 2];
+    let runs = (1..=3)
+        .map(|seed| puzzles("#2", 20, seed, &["--trapdoor", "1"]))
+        .chain([puzzles(
+            "#2",
+            4,
+            1,
+            &["--trapdoor", "1", "--theme", "quiet-key"],
+        )]);
+    for run in runs {
+        for p in run {
+            let line = p["epd"].as_str().unwrap();
+            if line.contains("timers") {
+                continue;
+            }
+            let start = Trapdoor::new(diagram(line));
+            let key = p["key"].as_str().unwrap();
+            let Played::Goes(after) = trapdoor_move(&start, key) else {
+                panic!("{line}: the key {key} ends the game");
+            };
+            let captured =
+                start.pos.board().occupied().count() != after.pos.board().occupied().count();
+            // With the turn passed nothing of the defender's ticks, so its king's steps
+            // are the board's (the diagram may hold the attacker in check, which
+            // shakmaty takes for no position with the defender to move).
+            let before = king_steps(start.pos.board(), !start.pos.turn());
+            let taken = before & !after.king_steps();
+            assert_eq!(
+                p["qualities"]["flights_taken"],
+                serde_json::json!(names(taken)),
+                "{line}: key {key}"
+            );
+            let quiet = !captured && !after.in_check() && taken.is_empty();
+            assert_eq!(
+                p["qualities"]["quiet_key"].as_bool(),
+                Some(quiet),
+                "{line}: key {key}"
+            );
+            seen[quiet as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 5 && seen[1] > 3, "quiet and not: {seen:?}");
+}
+
+/// Under Trapdoor a main line ends in mate when its last move mates before anything
+/// falls (1.5b) or the falls leave the other side in check without a legal move
+/// (1.5e); a model mate is then pure on that board and economical by the same rules:
+/// each man of the mating side but the king and pawns, taken off, leaves no mate.
+#[test]
+fn a_trapdoor_model_mate_is_judged_by_the_order_of_events() {
+    use common::trapdoor_oracle::{Played, Trapdoor};
+    let mut seen = [0; 3];
+    for seed in 1..=3 {
+        for p in puzzles("h#2", 20, seed, &["--trapdoor", "1"])
+            .into_iter()
+            .chain(puzzles("#2", 10, seed, &["--trapdoor", "1"]))
+        {
+            let line = p["epd"].as_str().unwrap();
+            if line.contains("timers") {
+                continue;
+            }
+            let mut state = Some(Trapdoor::new(diagram(line)));
+            let mut mate = None;
+            for coord in main_line(line) {
+                let now = state
+                    .take()
+                    .unwrap_or_else(|| panic!("{line}: {coord} after the end"));
+                match trapdoor_move(&now, &coord) {
+                    Played::Mates(t) => mate = Some(t),
+                    Played::KingFell => {}
+                    Played::Goes(t) => state = Some(t),
+                }
+            }
+            let mate = mate.or(state.filter(Trapdoor::checkmated));
+            let claimed = p["qualities"]["model_mate"].as_bool();
+            let Some(mate) = mate else {
+                assert_eq!(claimed, None, "{line}: the main line ends in no mate");
+                seen[2] += 1;
+                continue;
+            };
+            let pure =
+                field_guards(&mate.pos)
+                    .iter()
+                    .all(|&(_, guards, blocked)| if blocked { guards == 0 } else { guards == 1 });
+            let mating = !mate.pos.turn();
+            let board = mate.pos.board();
+            let economical = board.by_color(mating).into_iter().all(|sq| {
+                matches!(board.role_at(sq), Some(Role::King | Role::Pawn))
+                    || mate.without(sq).is_none_or(|less| !less.checkmated())
+            });
+            let model = pure && economical;
+            assert_eq!(claimed, Some(model), "{line}");
+            seen[model as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 5 && seen[1] > 5, "model, not, no mate: {seen:?}");
+}
+
+/// An Earthquake line's diagram as the cell-by-cell oracle reads it, with the move
+/// names the oracle gives.
+fn earthquake_diagram(line: &str) -> common::earthquake_oracle::Oracle {
+    let p = common::problem(line);
+    let eq = p.game.earthquake(&p.position).unwrap();
+    let (dx, dy) = eq.displacement();
+    common::earthquake_oracle::oracle_from(
+        &p.position,
+        dx,
+        dy,
+        eq.void_rule() == fairysolve::geometry::VoidRule::Fly,
+    )
+}
+
+fn earthquake_move(
+    o: &common::earthquake_oracle::Oracle,
+    coord: &str,
+) -> common::earthquake_oracle::Oracle {
+    o.legal_moves()
+        .into_iter()
+        .find(|(m, _)| m == coord)
+        .unwrap_or_else(|| panic!("{coord} is no legal move of the oracle"))
+        .1
+}
+
+/// The squares (by name) the king of the side to move steps to on the oracle's board.
+fn earthquake_king_steps(o: &common::earthquake_oracle::Oracle) -> Vec<String> {
+    let king = o.king(o.white);
+    let from = format!("{}{}", (b'a' + (king % 8) as u8) as char, king / 8 + 1);
+    let mut steps: Vec<String> = o
+        .legal_moves()
+        .into_iter()
+        .filter(|(m, _)| m.starts_with(&from))
+        .map(|(m, _)| m[2..4].to_string())
+        .collect();
+    // From a1 on, as the JSON lists them.
+    steps.sort_by_key(|s| (s.as_bytes()[1], s.as_bytes()[0]));
+    steps
+}
+
+/// On an Earthquake board a key is quiet exactly when, played on the cell-by-cell
+/// board (rules.md 3), it captures nothing, gives no check there, and leaves the
+/// defender's king every square it could step to with the turn passed.
+#[test]
+fn an_earthquake_quiet_key_is_judged_on_the_displaced_board() {
+    let mut seen = [0; 2];
+    let boards: [&[&str]; 3] = [
+        &["--earthquake", "1 0"],
+        &["--earthquake", "0 -1"],
+        &["--earthquake", "-2 1"],
+    ];
+    for (i, game) in boards.iter().enumerate() {
+        let mut asked = game.to_vec();
+        asked.extend(["--theme", "quiet-key"]);
+        for p in puzzles("#2", 20, i as u32 + 1, game)
+            .into_iter()
+            .chain(puzzles("#2", 3, 1, &asked))
+        {
+            let line = p["epd"].as_str().unwrap();
+            let start = earthquake_diagram(line);
+            let key = p["key"].as_str().unwrap();
+            let after = earthquake_move(&start, key);
+            let men = |o: &common::earthquake_oracle::Oracle| o.board.iter().flatten().count();
+            let captured = men(&start) != men(&after);
+            let mut passed = start.clone();
+            passed.white = !passed.white;
+            let before = earthquake_king_steps(&passed);
+            let left = earthquake_king_steps(&after);
+            let taken: Vec<String> = before.into_iter().filter(|s| !left.contains(s)).collect();
+            assert_eq!(
+                p["qualities"]["flights_taken"],
+                serde_json::json!(taken),
+                "{line}: key {key}"
+            );
+            let quiet = !captured && !after.in_check() && taken.is_empty();
+            assert_eq!(
+                p["qualities"]["quiet_key"].as_bool(),
+                Some(quiet),
+                "{line}: key {key}"
+            );
+            seen[quiet as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 5 && seen[1] > 5, "quiet and not: {seen:?}");
+}
+
+/// On an Earthquake board a model mate is judged on the cell-by-cell board: each cell
+/// next to the mated king's (its field, by physical direction) is blocked by its own
+/// man and not attacked, or attacked exactly once (the king taken off, so that a line
+/// goes on behind it); and each man of the mating side but the king and pawns, taken
+/// off, leaves no mate.
+#[test]
+fn an_earthquake_model_mate_is_judged_on_the_displaced_board() {
+    use common::earthquake_oracle::{Oracle, P};
+    let mut seen = [0; 3];
+    let boards: [&[&str]; 2] = [&["--earthquake", "1 0"], &["--earthquake", "0 -1"]];
+    for (i, game) in boards.iter().enumerate() {
+        for p in puzzles("h#2", 20, i as u32 + 1, game)
+            .into_iter()
+            .chain(puzzles("#2", 12, i as u32 + 1, game))
+        {
+            let line = p["epd"].as_str().unwrap();
+            let mut o = earthquake_diagram(line);
+            for coord in main_line(line) {
+                o = earthquake_move(&o, &coord);
+            }
+            let mated = |o: &Oracle| o.in_check() && o.legal_moves().is_empty();
+            let claimed = p["qualities"]["model_mate"].as_bool();
+            if !mated(&o) {
+                assert_eq!(claimed, None, "{line}: the main line ends in no mate");
+                seen[2] += 1;
+                continue;
+            }
+            let king = o.king(o.white);
+            let (kx, ky) = o.cell(king);
+            let mating: Vec<usize> = (0..64)
+                .filter(|&s| o.board[s].is_some_and(|m| m.white != o.white))
+                .collect();
+            let pure = (-1..=1)
+                .flat_map(|x| (-1..=1).map(move |y| (x, y)))
+                .filter(|&d| d != (0, 0))
+                .filter_map(|(x, y)| o.at((kx + x, ky + y)))
+                .all(|sq| {
+                    // A stand-in of the mated side on the square (and no king on the
+                    // king's), so that every man attacking it has a move there.
+                    let mut probe = o.clone();
+                    probe.ep = None;
+                    probe.board[king] = None;
+                    let blocked = o.board[sq].is_some_and(|m| m.white == o.white);
+                    probe.board[sq] = Some(P {
+                        white: o.white,
+                        kind: 'k',
+                    });
+                    let moves = probe.pseudo(!o.white);
+                    let guards = mating
+                        .iter()
+                        .filter(|&&from| {
+                            from != sq && moves.iter().any(|&(f, t, _)| f == from && t == sq)
+                        })
+                        .count();
+                    if blocked {
+                        guards == 0
+                    } else {
+                        guards == 1
+                    }
+                });
+            let economical = mating.iter().all(|&sq| {
+                let man = o.board[sq].unwrap();
+                if matches!(man.kind, 'k' | 'p') {
+                    return true;
+                }
+                let mut less = o.clone();
+                less.board[sq] = None;
+                !mated(&less)
+            });
+            let model = pure && economical;
+            assert_eq!(claimed, Some(model), "{line}");
+            seen[model as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 5 && seen[1] > 5, "model, not, no mate: {seen:?}");
+}
+
+/// Taxi's towing fee of a square (rules.md 2.1): one more than its distance from the
+/// edge.
+fn taxi_fee(sq: Square) -> u32 {
+    let (f, r) = (u32::from(sq.file()), u32::from(sq.rank()));
+    1 + f.min(7 - f).min(r).min(7 - r)
+}
+
+/// Squares travelled by a man of `role` from `from` to `to` (2.1): a knight 2, any
+/// other man one a square, straight or diagonal.
+fn taxi_travel(role: Role, from: Square, to: Square) -> u32 {
+    if role == Role::Knight {
+        return 2;
+    }
+    let df = (i32::from(from.file()) - i32::from(to.file())).unsigned_abs();
+    let dr = (i32::from(from.rank()) - i32::from(to.rank())).unsigned_abs();
+    df.max(dr)
+}
+
+/// Whether `side`'s king is in check under Taxi (2.2): a man of the other side attacks
+/// it and the other side, holding `their_cash` at its next turn, can pay the travel.
+fn taxi_checked(board: &shakmaty::Board, side: Color, their_cash: u32) -> bool {
+    let king = board.king_of(side).unwrap();
+    board
+        .attacks_to(king, !side, board.occupied())
+        .into_iter()
+        .any(|from| taxi_travel(board.role_at(from).unwrap(), from, king) <= their_cash)
+}
+
+/// The squares `side`'s king can step to under Taxi (2.1-2.3), holding `cash`, the
+/// other side holding `their_cash` at its next turn: a step it can pay (one, and the
+/// fee of a man it takes) after which it is not in check.
+fn taxi_king_steps(board: &shakmaty::Board, side: Color, cash: u32, their_cash: u32) -> Bitboard {
+    let king = board.king_of(side).unwrap();
+    attacks::king_attacks(king)
+        .into_iter()
+        .filter(|&sq| {
+            if board.by_color(side).contains(sq) || board.king_of(!side) == Some(sq) {
+                return false;
+            }
+            let fee = if board.occupied().contains(sq) {
+                taxi_fee(sq)
+            } else {
+                0
+            };
+            if 1 + fee > cash {
+                return false;
+            }
+            let mut after = board.clone();
+            let man = after.remove_piece_at(king).unwrap();
+            after.set_piece_at(sq, man);
+            !taxi_checked(&after, side, their_cash)
+        })
+        .fold(Bitboard::EMPTY, |b, sq| b | sq)
+}
+
+/// Under Taxi a key is quiet exactly when, read on the board by the prices of rules.md
+/// 2, it captures nothing, leaves the defender in no affordable attack (White's cash
+/// after the key and its income), and leaves the defender's king every square it could
+/// step to with the turn passed: then it holds its cash without its income, and White
+/// its cash and income at its next turn. A model mate is not decided under Taxi.
+#[test]
+fn a_taxi_quiet_key_is_judged_by_the_prices() {
+    let mut seen = [0; 2];
+    // Money enough for everything, and little: Black broke in the diagram (its king
+    // has no step with the turn passed, one after the key), White short of its checks.
+    let games: [&[&str]; 6] = [
+        &["--taxi", "3 3"],
+        &["--taxi", "20 20"],
+        &["--taxi", "9 0", "--taxi-income", "1"],
+        &["--taxi", "3 1", "--taxi-income", "1"],
+        &["--taxi", "1 5", "--taxi-income", "1"],
+        &["--taxi", "3 9", "--taxi-income", "0"],
+    ];
+    for (i, game) in games.iter().enumerate() {
+        let mut asked = game.to_vec();
+        asked.extend(["--theme", "quiet-key"]);
+        for p in puzzles("#2", 20, i as u32 + 1, game)
+            .into_iter()
+            .chain(puzzles("#2", 3, 1, &asked))
+        {
+            let line = p["epd"].as_str().unwrap();
+            assert_eq!(p["qualities"]["model_mate"], Value::Null, "{line}");
+            let read = common::problem(line);
+            let white = read.position.cash(fairysolve::Color::White);
+            let black = read.position.cash(fairysolve::Color::Black);
+            let income = read.game.rules().taxi.as_ref().unwrap().income;
+            let board = board_of(line.split(' ').next().unwrap());
+            let key: UciMove = p["key"].as_str().unwrap().parse().unwrap();
+            let UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } = key
+            else {
+                panic!("{line}: key {key}");
+            };
+            let captured = board.occupied().contains(to);
+            let role = board.role_at(from).unwrap();
+            let price = taxi_travel(role, from, to)
+                + if captured { taxi_fee(to) } else { 0 }
+                + if promotion.is_some() { 2 } else { 0 };
+            let mut after = board.clone();
+            let man = after.remove_piece_at(from).unwrap();
+            after.set_piece_at(to, promotion.map_or(man, |r| r.of(Color::White)));
+            let white_next = white - price + income;
+            let before = taxi_king_steps(&board, Color::Black, black, white + income);
+            let left = taxi_king_steps(&after, Color::Black, black + income, white_next);
+            let taken = before & !left;
+            assert_eq!(
+                p["qualities"]["flights_taken"],
+                serde_json::json!(names(taken)),
+                "{line}: key {key}"
+            );
+            let check = taxi_checked(&after, Color::Black, white_next);
+            let quiet = !captured && !check && taken.is_empty();
+            assert_eq!(
+                p["qualities"]["quiet_key"].as_bool(),
+                Some(quiet),
+                "{line}: key {key}"
+            );
+            seen[quiet as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 5 && seen[1] > 5, "quiet and not: {seen:?}");
+}

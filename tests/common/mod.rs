@@ -270,6 +270,12 @@ pub fn run_with_stdin(args: &[&str], input: &str) -> std::process::Output {
 /// Help- and self-mates of the collections, solved and published.
 pub mod help_self;
 
+/// The Earthquake board played cell by cell, apart from the solver's geometry.
+pub mod earthquake_oracle;
+
+/// Trapdoor with timer 1 on shakmaty's moves, apart from the solver's Trapdoor rules.
+pub mod trapdoor_oracle;
+
 /// A stand-in peer for `bench --peer`, written to `path`: a script that prints
 /// `answer` for a position line containing `pattern`, and `otherwise` for any other.
 /// Returns its path.
