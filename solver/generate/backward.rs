@@ -12,10 +12,11 @@
 //! random drawing it depends on the seed and the candidate's index alone.
 
 use super::candidate::{draw_men, Draw};
-use super::Spec;
+use super::{quality, Spec, Theme};
 use crate::fen;
 use crate::game::{AnyGame, Game};
 use crate::geometry::{Geometry, Terrain};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::retro::retraction::{Retraction, RetroPosition};
 use crate::retro::RetroGame;
@@ -27,6 +28,9 @@ const ENDS_TRIED: u32 = 8;
 const WALK_STEPS: u32 = 300;
 /// Ways back tried from one last position.
 const WAYS_BACK: u32 = 8;
+/// Ways back examined from one last position where the run asks for a quiet key, in
+/// the search that goes back on its steps (`search_back`).
+const WAYS_SEARCHED: u32 = 4_000;
 
 /// The diagram line of self-mate candidate `index`, or `None` when none was built (or
 /// the run's board shifts: aftershocks are not built backwards).
@@ -53,10 +57,16 @@ fn build<T: Terrain>(game: &Game<T>, spec: &Spec, index: u64, ways: WaysBack<T>)
         let Some(end) = end_position(game, spec, &mut d) else {
             continue;
         };
-        for _ in 0..WAYS_BACK {
-            if let Some(diagram) = back(game, ways, &end, spec, &mut d) {
-                return Some(format!("{} w - -", fen::write_placement(diagram.board())));
-            }
+        let key = KeyWanted::of(spec);
+        let built = if key == KeyWanted::Any {
+            (0..WAYS_BACK).find_map(|_| back(game, ways, &end, spec, &mut d))
+        } else {
+            let mut budget = WAYS_SEARCHED;
+            let steps = 2 * spec.stip.moves - 1;
+            search_back(game, ways, &end, spec, &mut d, key, (1, steps), &mut budget)
+        };
+        if let Some(diagram) = built {
+            return Some(format!("{} w - -", fen::write_placement(diagram.board())));
         }
     }
     None
@@ -189,6 +199,38 @@ fn position_on<T: Terrain>(
     Some(setup.into_position())
 }
 
+/// The key a run asks for, by its themes: a quiet key is drawn as one, not hoped for.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum KeyWanted {
+    Any,
+    /// No capture, no check (`quiet`).
+    Quiet,
+    /// No capture, no check, no flight taken (`quiet-key`).
+    QuietKey,
+}
+
+impl KeyWanted {
+    fn of(spec: &Spec) -> KeyWanted {
+        if spec.themes.contains(&Theme::QuietKey) {
+            KeyWanted::QuietKey
+        } else if spec.themes.contains(&Theme::Quiet) {
+            KeyWanted::Quiet
+        } else {
+            KeyWanted::Any
+        }
+    }
+
+    /// Whether `key`, played from `pos`, is such a key (by FIDE moves on the run's
+    /// board: the proof then judges the key under the game's own rules).
+    fn allows<T: Terrain>(self, game: &Game<T>, pos: &Position, key: Move) -> bool {
+        match self {
+            KeyWanted::Any => true,
+            KeyWanted::Quiet => quality::key_neither_takes_nor_checks(game, pos, key),
+            KeyWanted::QuietKey => quality::key_is_quiet_in(game, pos, key),
+        }
+    }
+}
+
 /// From `end` (Black to move), `spec.stip.moves` White moves and the Black moves between
 /// them taken back, each a legal FIDE move of the position before it; the men stay
 /// within the run's bounds. `None` when a step finds no way back.
@@ -220,25 +262,88 @@ fn step_back<T: Terrain>(
     let mut ways = ways(game, pos, spec);
     while !ways.is_empty() {
         let i = (d.next_u64() % ways.len() as u64) as usize;
-        let (prev, from, to, promoted) = ways.swap_remove(i);
-        let Some(prev) = position_on(game, prev, !pos.turn()) else {
-            continue;
-        };
-        let legal = game.legal_moves(&prev);
-        if prev.turn() == Color::Black && legal.len() != 1 {
-            continue;
-        }
-        // The forward move, legal in `prev`, gives back `pos`'s placement.
-        let forward = legal
-            .iter()
-            .copied()
-            .find(|m| m.from == from && m.to == to && m.promotion() == promoted);
-        let Some(m) = forward else { continue };
-        if game.play(&prev, m).position.board() == pos.board() {
+        let way = ways.swap_remove(i);
+        if let Some(prev) = taken_back(game, pos, way, 1, |_, _| true) {
             return Some(prev);
         }
     }
     None
+}
+
+/// `back` for a run that asks for a quiet key: the key taken back last must be one, and
+/// so Black must not be in check after it (a key that leaves Black in check checks);
+/// Black may then have up to `BLACK_MOVES_AFTER_QUIET_KEY` moves (after a quiet key
+/// Black is rarely left a single move; the proof asks that each of them is answered).
+/// Such lines are rare among the ways back, so the search goes back on a step that
+/// leads nowhere and tries the next way there, until one line is found or `budget`
+/// ways have been examined. `steps`: the step to take back now and the last one.
+#[allow(clippy::too_many_arguments)]
+fn search_back<T: Terrain>(
+    game: &Game<T>,
+    ways: WaysBack<T>,
+    pos: &Position,
+    spec: &Spec,
+    d: &mut Draw,
+    key: KeyWanted,
+    (step, last): (u32, u32),
+    budget: &mut u32,
+) -> Option<Position> {
+    if step > last {
+        return Some(*pos);
+    }
+    let black_moves = if step + 1 == last {
+        BLACK_MOVES_AFTER_QUIET_KEY
+    } else {
+        1
+    };
+    let mut list = ways(game, pos, spec);
+    while !list.is_empty() && *budget > 0 {
+        *budget -= 1;
+        let i = (d.next_u64() % list.len() as u64) as usize;
+        let way = list.swap_remove(i);
+        let wanted = |prev: &Position, m: Move| {
+            if step == last {
+                key.allows(game, prev, m)
+            } else {
+                // Black's move after the key, taken back to the position the key made.
+                step + 1 < last || !game.in_check(prev)
+            }
+        };
+        let Some(prev) = taken_back(game, pos, way, black_moves, wanted) else {
+            continue;
+        };
+        let found = search_back(game, ways, &prev, spec, d, key, (step + 1, last), budget);
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// Black's legal moves at most where Black's move after a quiet key is taken back.
+const BLACK_MOVES_AFTER_QUIET_KEY: usize = 4;
+
+/// The position before `pos` along `way`, if the way's move is legal there, gives back
+/// `pos`'s placement and `wanted` accepts it (with the position before it); where Black
+/// made it, Black had at most `black_moves` legal moves.
+fn taken_back<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    (prev, from, to, promoted): Way,
+    black_moves: usize,
+    wanted: impl Fn(&Position, Move) -> bool,
+) -> Option<Position> {
+    let prev = position_on(game, prev, !pos.turn())?;
+    let legal = game.legal_moves(&prev);
+    if prev.turn() == Color::Black && legal.len() > black_moves {
+        return None;
+    }
+    // The forward move, legal in `prev`, gives back `pos`'s placement.
+    let m = legal
+        .iter()
+        .copied()
+        .find(|m| m.from == from && m.to == to && m.promotion() == promoted)?;
+    (game.play(&prev, m).position.board() == pos.board() && wanted(&prev, m)).then_some(prev)
 }
 
 /// The ways back from `pos` on the standard board: the retro module's retractions, an
@@ -281,4 +386,89 @@ fn moved<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Way> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::Board;
+    use crate::problem::Stipulation;
+
+    fn spec(themes: Vec<Theme>) -> Spec {
+        Spec {
+            stip: Stipulation::parse("s#2").unwrap(),
+            board: Board::Single,
+            ops: String::new(),
+            men: (4, 7),
+            pieces: vec![
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ],
+            themes,
+            every_quality: false,
+            measure_effort: false,
+            improve: false,
+            seed: 1,
+            squares: crate::bitboard::Bitboard::EMPTY,
+        }
+        .check()
+        .unwrap()
+    }
+
+    /// Where a run asks for a quiet key, the diagram built from a self-mate's end has
+    /// one: a White move giving no check, taking nothing and no flight, after which
+    /// Black, not in check, has at most `BLACK_MOVES_AFTER_QUIET_KEY` moves, each of
+    /// which leaves White a move after which every Black move mates White (the end is
+    /// reached in the line taken back, and the other moves are the proof's to judge: at
+    /// least one such move must reach an end).
+    #[test]
+    fn a_quiet_key_is_taken_back_last() {
+        let game = Game::fide();
+        let quiet = spec(vec![Theme::QuietKey]);
+        let mut ends = 0;
+        let mut built = 0;
+        for index in 0..100_000 {
+            let mut d = Draw::new(quiet.seed, index);
+            let Some(end) = end_position(&game, &quiet, &mut d) else {
+                continue;
+            };
+            ends += 1;
+            let mut budget = WAYS_SEARCHED;
+            let ways: WaysBack<crate::geometry::Standard> = |_, pos, spec| retracted(pos, spec);
+            let found = search_back(
+                &game,
+                ways,
+                &end,
+                &quiet,
+                &mut d,
+                KeyWanted::QuietKey,
+                (1, 3),
+                &mut budget,
+            );
+            let Some(diagram) = found else { continue };
+            built += 1;
+            let fen = fen::write_placement(diagram.board());
+            let reaches_an_end = |after_key: &Position| {
+                game.legal_moves(after_key).iter().any(|&b| {
+                    let before_mate = game.play(after_key, b).position;
+                    game.legal_moves(&before_mate).iter().any(|&w| {
+                        let last = game.play(&before_mate, w).position;
+                        escapes(&game, &last, 0) == Some(0)
+                    })
+                })
+            };
+            let keys = game.legal_moves(&diagram).iter().any(|&k| {
+                let after = game.play(&diagram, k).position;
+                quality::key_is_quiet_in(&game, &diagram, k)
+                    && !game.in_check(&after)
+                    && game.legal_moves(&after).len() <= BLACK_MOVES_AFTER_QUIET_KEY
+                    && reaches_an_end(&after)
+            });
+            assert!(keys, "{fen}: no quiet key leads to an end");
+        }
+        assert!(ends > 20 && built > 0, "{ends} ends, {built} built");
+    }
 }

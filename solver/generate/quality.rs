@@ -20,10 +20,11 @@ use super::prove::{prove, Proof};
 use super::Stopped;
 use crate::attacks::piece_attacks;
 use crate::bitboard::Bitboard;
-use crate::game::AnyGame;
+use crate::game::{AnyGame, Game};
 use crate::generic::adapter::{BoardState, OneBoard};
 use crate::generic::search::Line;
 use crate::generic::{KeyEffects, TurnGame};
+use crate::geometry::Terrain;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::problem::{Aim, Problem, Stipulation};
@@ -79,7 +80,7 @@ impl Qualities {
 }
 
 /// The squares the king of the side to move can step to (castling left out).
-fn flights(game: &AnyGame, pos: &Position) -> Bitboard {
+fn flights<T: Terrain>(game: &Game<T>, pos: &Position) -> Bitboard {
     let Some(king) = pos.board().king(pos.turn()) else {
         return Bitboard::EMPTY;
     };
@@ -92,6 +93,10 @@ fn flights(game: &AnyGame, pos: &Position) -> Bitboard {
 /// The flights `key` takes: the squares the defender's king could step to with the
 /// defender to move in the diagram and cannot after the key.
 pub fn flights_taken(game: &AnyGame, pos: &Position, key: Move) -> Bitboard {
+    crate::with_game!(game, g => flights_taken_in(g, pos, key))
+}
+
+fn flights_taken_in<T: Terrain>(game: &Game<T>, pos: &Position, key: Move) -> Bitboard {
     let after = game.play(pos, key).position;
     let mut passed = *pos;
     passed.pass();
@@ -100,17 +105,28 @@ pub fn flights_taken(game: &AnyGame, pos: &Position, key: Move) -> Bitboard {
 
 /// The key is quiet: no check, no capture, no flight taken.
 pub fn key_is_quiet(game: &AnyGame, pos: &Position, key: Move) -> bool {
+    crate::with_game!(game, g => key_is_quiet_in(g, pos, key))
+}
+
+/// `key_is_quiet` in a game of a known board (the backward construction asks it of
+/// FIDE moves on the run's board).
+pub(super) fn key_is_quiet_in<T: Terrain>(game: &Game<T>, pos: &Position, key: Move) -> bool {
+    key_neither_takes_nor_checks(game, pos, key) && flights_taken_in(game, pos, key).is_empty()
+}
+
+/// The key captures nothing and gives no check (the theme `quiet`).
+pub(super) fn key_neither_takes_nor_checks<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    key: Move,
+) -> bool {
     let capture = match key.kind {
         MoveKind::EnPassant => true,
         // Castling is written king takes own rook; an aftershock moves no man.
         MoveKind::Castle | MoveKind::Aftershock(_) => false,
         _ => pos.board().color_at(key.to) == Some(!pos.turn()),
     };
-    if capture {
-        return false;
-    }
-    let after = game.play(pos, key).position;
-    !game.in_check(&after) && flights_taken(game, pos, key).is_empty()
+    !capture && !game.in_check(&game.play(pos, key).position)
 }
 
 /// Whether the position (the mated side to move) is a model mate; `None` when it is not
