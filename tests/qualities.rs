@@ -681,7 +681,7 @@ fn trapdoor_move(
         .1
 }
 
-/// Under Trapdoor (timer 1, a diagram where nothing ticks) a key is quiet exactly when,
+/// Under Trapdoor (timer 1, the generated diagram, where nothing ticks) a key is quiet exactly when,
 /// played by the order of events (rules.md 1.5), it captures nothing, the defender is
 /// not in check after it, and the defender's king can still step to every square it
 /// could step to in the diagram with the turn passed.
@@ -732,6 +732,93 @@ fn a_trapdoor_quiet_key_is_judged_by_the_order_of_events() {
     assert!(seen[0] > 5 && seen[1] > 3, "quiet and not: {seen:?}");
 }
 
+/// The same judgement where men tick (rules.md 1.1-1.5): the diagrams of generated
+/// Trapdoor puzzles given timers of 1 on men of both sides drawn at random, every
+/// legal White move taken for a key. The solver's verdict (`generate::quality`) must be
+/// the oracle's: a ticking White man falls at the end of the key (a fall may discover
+/// a check, or open a flight), and a ticking Black man at the end of a king's step
+/// (a step whose falls expose the king is no flight).
+#[test]
+fn a_trapdoor_quiet_key_is_judged_where_men_tick() {
+    use common::trapdoor_oracle::{Played, Trapdoor};
+    use fairysolve::generate::quality::{flights_taken, key_is_quiet};
+    let mut rng = common::Rng(0x5eed_7ab1e);
+    // Keys judged: quiet, not quiet; where a fall decides: a check or a flight that
+    // FIDE judges otherwise.
+    let mut seen = [0; 2];
+    let mut falls_decide = 0;
+    for p in (1..=2).flat_map(|seed| puzzles("#2", 20, seed, &["--trapdoor", "1"])) {
+        let fields: Vec<&str> = p["epd"].as_str().unwrap().split(' ').take(4).collect();
+        let fen = fields.join(" ");
+        let board = board_of(fields[0]);
+        let ticking: Vec<Square> = board
+            .occupied()
+            .into_iter()
+            .filter(|_| rng.below(3) == 0)
+            .collect();
+        if ticking.is_empty() {
+            continue;
+        }
+        let timers: Vec<String> = ticking.iter().map(|sq| format!("{sq}:1")).collect();
+        let line = format!("{fen} trapdoor 1; timers \"{}\";", timers.join(" "));
+        // A timer the reader refuses (a pawn on its starting square cannot have moved)
+        // draws no diagram.
+        let Ok(fairysolve::epd::Line::Position(record)) = fairysolve::epd::parse_line(&line, 1)
+        else {
+            continue;
+        };
+        let Ok(read) = fairysolve::problem::from_record(*record) else {
+            continue;
+        };
+        let Ok(chess) = Fen::from_ascii(fen.as_bytes())
+            .unwrap()
+            .into_position::<Chess>(CastlingMode::Chess960)
+        else {
+            continue;
+        };
+        let mut start = Trapdoor::new(chess);
+        for &sq in &ticking {
+            let side = usize::from(board.color_at(sq) == Some(Color::Black));
+            start.ticking[side] |= Bitboard::from_square(sq);
+        }
+        let Some(passed) = start.passed() else {
+            continue;
+        };
+        let before = passed.king_steps();
+        let fide_before = king_steps(&board, Color::Black);
+        for mv in read.game.legal_moves(&read.position).iter() {
+            let coord = mv.coord(false).to_string();
+            let after = match trapdoor_move(&start, &coord) {
+                Played::Goes(t) | Played::Mates(t) => t,
+                // White's own king fell: no key to judge.
+                Played::KingFell => continue,
+            };
+            let m: UciMove = coord.parse().unwrap();
+            let captured = m.to_move(&start.pos).unwrap().is_capture();
+            let taken = before & !after.king_steps();
+            let solver_taken: Vec<String> = flights_taken(&read.game, &read.position, *mv)
+                .into_iter()
+                .map(|sq| sq.to_string())
+                .collect();
+            assert_eq!(solver_taken, names(taken), "{line}: {coord}");
+            let quiet = !captured && !after.in_check() && taken.is_empty();
+            assert_eq!(
+                key_is_quiet(&read.game, &read.position, *mv),
+                quiet,
+                "{line}: {coord}"
+            );
+            let fide = play(&start.pos, &coord);
+            let fide_taken = fide_before & !king_steps(fide.board(), Color::Black);
+            if fide.is_check() != after.in_check() || fide_taken != taken {
+                falls_decide += 1;
+            }
+            seen[quiet as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 100 && seen[1] > 100, "quiet and not: {seen:?}");
+    assert!(falls_decide > 10, "a fall decided {falls_decide} keys");
+}
+
 /// Under Trapdoor a main line ends in mate when its last move mates before anything
 /// falls (1.5b) or the falls leave the other side in check without a legal move
 /// (1.5e); a model mate is then pure on that board and economical by the same rules:
@@ -740,6 +827,8 @@ fn a_trapdoor_quiet_key_is_judged_by_the_order_of_events() {
 fn a_trapdoor_model_mate_is_judged_by_the_order_of_events() {
     use common::trapdoor_oracle::{Played, Trapdoor};
     let mut seen = [0; 3];
+    // Main-line moves after which a man fell, and lines ended by a king's fall.
+    let (mut falls, mut fell) = (0, 0);
     for seed in 1..=3 {
         for p in puzzles("h#2", 20, seed, &["--trapdoor", "1"])
             .into_iter()
@@ -755,10 +844,16 @@ fn a_trapdoor_model_mate_is_judged_by_the_order_of_events() {
                 let now = state
                     .take()
                     .unwrap_or_else(|| panic!("{line}: {coord} after the end"));
+                let men = now.pos.board().occupied().count();
+                let m: UciMove = coord.parse().unwrap();
+                let taken = usize::from(m.to_move(&now.pos).unwrap().is_capture());
                 match trapdoor_move(&now, &coord) {
                     Played::Mates(t) => mate = Some(t),
-                    Played::KingFell => {}
-                    Played::Goes(t) => state = Some(t),
+                    Played::KingFell => fell += 1,
+                    Played::Goes(t) => {
+                        falls += usize::from(t.pos.board().occupied().count() + taken < men);
+                        state = Some(t)
+                    }
                 }
             }
             let mate = mate.or(state.filter(Trapdoor::checkmated));
@@ -784,6 +879,7 @@ fn a_trapdoor_model_mate_is_judged_by_the_order_of_events() {
         }
     }
     assert!(seen[0] > 5 && seen[1] > 5, "model, not, no mate: {seen:?}");
+    assert!(falls > 1 && fell > 5, "{falls} falls, {fell} kings fell");
 }
 
 /// An Earthquake line's diagram as the cell-by-cell oracle reads it, with the move
@@ -832,6 +928,9 @@ fn earthquake_king_steps(o: &common::earthquake_oracle::Oracle) -> Vec<String> {
 #[test]
 fn an_earthquake_quiet_key_is_judged_on_the_displaced_board() {
     let mut seen = [0; 2];
+    // Keys whose check or flights differ from the same men's on the standard board (or
+    // that are no move there).
+    let mut displaced_decides = 0;
     let boards: [&[&str]; 3] = [
         &["--earthquake", "1 0"],
         &["--earthquake", "0 -1"],
@@ -866,10 +965,37 @@ fn an_earthquake_quiet_key_is_judged_on_the_displaced_board() {
                 Some(quiet),
                 "{line}: key {key}"
             );
+            if displaced(line, key, after.in_check(), &taken) {
+                displaced_decides += 1;
+            }
             seen[quiet as usize] += 1;
         }
     }
     assert!(seen[0] > 5 && seen[1] > 5, "quiet and not: {seen:?}");
+    assert!(
+        displaced_decides > 5,
+        "the displacement decided {displaced_decides} keys"
+    );
+}
+
+/// Whether a key judged on an Earthquake board (`check`, the flights `taken`) is
+/// judged otherwise with the same men on the standard board, or is no move there.
+fn displaced(line: &str, key: &str, check: bool, taken: &[String]) -> bool {
+    let fields: Vec<&str> = line.split(' ').take(4).collect();
+    let Ok(flat) = Fen::from_ascii(fields.join(" ").as_bytes())
+        .unwrap()
+        .into_position::<Chess>(CastlingMode::Chess960)
+    else {
+        return true;
+    };
+    let Ok(m) = key.parse::<UciMove>().unwrap().to_move(&flat) else {
+        return true;
+    };
+    let mut after = flat.clone();
+    after.play_unchecked(m);
+    let flat_taken =
+        king_steps(flat.board(), Color::Black) & !king_steps(after.board(), Color::Black);
+    after.is_check() != check || names(flat_taken) != taken
 }
 
 /// On an Earthquake board a model mate is judged on the cell-by-cell board: each cell
@@ -881,6 +1007,8 @@ fn an_earthquake_quiet_key_is_judged_on_the_displaced_board() {
 fn an_earthquake_model_mate_is_judged_on_the_displaced_board() {
     use common::earthquake_oracle::{Oracle, P};
     let mut seen = [0; 3];
+    // Mates whose king's field is not the named squares around it (the seam, the void).
+    let mut seam_fields = 0;
     let boards: [&[&str]; 2] = [&["--earthquake", "1 0"], &["--earthquake", "0 -1"]];
     for (i, game) in boards.iter().enumerate() {
         for p in puzzles("h#2", 20, i as u32 + 1, game)
@@ -904,34 +1032,43 @@ fn an_earthquake_model_mate_is_judged_on_the_displaced_board() {
             let mating: Vec<usize> = (0..64)
                 .filter(|&s| o.board[s].is_some_and(|m| m.white != o.white))
                 .collect();
-            let pure = (-1..=1)
+            let field: Vec<usize> = (-1..=1)
                 .flat_map(|x| (-1..=1).map(move |y| (x, y)))
                 .filter(|&d| d != (0, 0))
                 .filter_map(|(x, y)| o.at((kx + x, ky + y)))
-                .all(|sq| {
-                    // A stand-in of the mated side on the square (and no king on the
-                    // king's), so that every man attacking it has a move there.
-                    let mut probe = o.clone();
-                    probe.ep = None;
-                    probe.board[king] = None;
-                    let blocked = o.board[sq].is_some_and(|m| m.white == o.white);
-                    probe.board[sq] = Some(P {
-                        white: o.white,
-                        kind: 'k',
-                    });
-                    let moves = probe.pseudo(!o.white);
-                    let guards = mating
-                        .iter()
-                        .filter(|&&from| {
-                            from != sq && moves.iter().any(|&(f, t, _)| f == from && t == sq)
-                        })
-                        .count();
-                    if blocked {
-                        guards == 0
-                    } else {
-                        guards == 1
-                    }
+                .collect();
+            let named = attacks::king_attacks(Square::new(king as u32));
+            if field.len() != named.count()
+                || field
+                    .iter()
+                    .any(|&sq| !named.contains(Square::new(sq as u32)))
+            {
+                seam_fields += 1;
+            }
+            let pure = field.iter().all(|&sq| {
+                // A stand-in of the mated side on the square (and no king on the
+                // king's), so that every man attacking it has a move there.
+                let mut probe = o.clone();
+                probe.ep = None;
+                probe.board[king] = None;
+                let blocked = o.board[sq].is_some_and(|m| m.white == o.white);
+                probe.board[sq] = Some(P {
+                    white: o.white,
+                    kind: 'k',
                 });
+                let moves = probe.pseudo(!o.white);
+                let guards = mating
+                    .iter()
+                    .filter(|&&from| {
+                        from != sq && moves.iter().any(|&(f, t, _)| f == from && t == sq)
+                    })
+                    .count();
+                if blocked {
+                    guards == 0
+                } else {
+                    guards == 1
+                }
+            });
             let economical = mating.iter().all(|&sq| {
                 let man = o.board[sq].unwrap();
                 if matches!(man.kind, 'k' | 'p') {
@@ -947,6 +1084,7 @@ fn an_earthquake_model_mate_is_judged_on_the_displaced_board() {
         }
     }
     assert!(seen[0] > 5 && seen[1] > 5, "model, not, no mate: {seen:?}");
+    assert!(seam_fields > 2, "{seam_fields} fields across the seam");
 }
 
 /// Taxi's towing fee of a square (rules.md 2.1): one more than its distance from the
@@ -1012,6 +1150,8 @@ fn taxi_king_steps(board: &shakmaty::Board, side: Color, cash: u32, their_cash: 
 #[test]
 fn a_taxi_quiet_key_is_judged_by_the_prices() {
     let mut seen = [0; 2];
+    // Keys whose check or flights differ from FIDE's on the same board.
+    let mut prices_decide = 0;
     // Money enough for everything, and little: Black broke in the diagram (its king
     // has no step with the turn passed, one after the key), White short of its checks.
     let games: [&[&str]; 6] = [
@@ -1063,6 +1203,14 @@ fn a_taxi_quiet_key_is_judged_by_the_prices() {
                 "{line}: key {key}"
             );
             let check = taxi_checked(&after, Color::Black, white_next);
+            let fide_taken = king_steps(&board, Color::Black) & !king_steps(&after, Color::Black);
+            let black_king = after.king_of(Color::Black).unwrap();
+            let fide_check = after
+                .attacks_to(black_king, Color::White, after.occupied())
+                .any();
+            if check != fide_check || taken != fide_taken {
+                prices_decide += 1;
+            }
             let quiet = !captured && !check && taken.is_empty();
             assert_eq!(
                 p["qualities"]["quiet_key"].as_bool(),
@@ -1073,4 +1221,5 @@ fn a_taxi_quiet_key_is_judged_by_the_prices() {
         }
     }
     assert!(seen[0] > 5 && seen[1] > 5, "quiet and not: {seen:?}");
+    assert!(prices_decide > 5, "the prices decided {prices_decide} keys");
 }

@@ -420,10 +420,9 @@ mod tests {
 
     /// Where a run asks for a quiet key, the diagram built from a self-mate's end has
     /// one: a White move giving no check, taking nothing and no flight, after which
-    /// Black, not in check, has at most `BLACK_MOVES_AFTER_QUIET_KEY` moves, each of
-    /// which leaves White a move after which every Black move mates White (the end is
-    /// reached in the line taken back, and the other moves are the proof's to judge: at
-    /// least one such move must reach an end).
+    /// Black, not in check, has at most `BLACK_MOVES_AFTER_QUIET_KEY` moves, one of
+    /// which leaves White a move after which every Black move mates White (the line
+    /// taken back; Black's other moves are the proof's to judge).
     #[test]
     fn a_quiet_key_is_taken_back_last() {
         let game = Game::fide();
@@ -468,7 +467,10 @@ mod tests {
                     && reaches_an_end(&after)
             });
             assert!(keys, "{fen}: no quiet key leads to an end");
+            if built == 3 {
+                break;
+            }
         }
-        assert!(ends > 20 && built > 0, "{ends} ends, {built} built");
+        assert!(ends > 20 && built == 3, "{ends} ends, {built} built");
     }
 }

@@ -91,7 +91,9 @@ fn flights<T: Terrain>(game: &Game<T>, pos: &Position) -> Bitboard {
 }
 
 /// The flights `key` takes: the squares the defender's king could step to with the
-/// defender to move in the diagram and cannot after the key.
+/// defender to move in the diagram and cannot after the key. The turn is passed as
+/// no move: nothing ticks, and no income is received (RULES.md, "The flights a key
+/// takes, under Trapdoor and Taxi").
 pub fn flights_taken(game: &AnyGame, pos: &Position, key: Move) -> Bitboard {
     crate::with_game!(game, g => flights_taken_in(g, pos, key))
 }

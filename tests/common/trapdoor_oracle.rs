@@ -151,7 +151,8 @@ impl Trapdoor {
         if falls.is_empty() {
             return Some(Played::Goes(Trapdoor { pos: p, ticking }));
         }
-        let mut setup = p.to_setup(EnPassantMode::Legal);
+        // The en passant right as the move left it: a fall may unpin its capturer.
+        let mut setup = p.to_setup(EnPassantMode::Always);
         for sq in falls {
             setup.board.discard_piece_at(sq);
         }
@@ -183,6 +184,19 @@ impl Trapdoor {
         Some(Trapdoor {
             pos: position(setup)?,
             ticking,
+        })
+    }
+
+    /// The same men and timers with the other side to move (passing is no move:
+    /// nothing ticks or falls); `None` where shakmaty takes it for no position (the side
+    /// that moved in check).
+    pub fn passed(&self) -> Option<Trapdoor> {
+        let mut setup = self.pos.to_setup(EnPassantMode::Legal);
+        setup.turn = !setup.turn;
+        setup.ep_square = None;
+        Some(Trapdoor {
+            pos: position(setup)?,
+            ticking: self.ticking,
         })
     }
 
