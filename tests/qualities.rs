@@ -43,6 +43,25 @@ fn names_theme(p: &Value, theme: &str) -> bool {
     p["themes"].as_array().unwrap().iter().any(|t| t == theme)
 }
 
+/// Asserts a puzzle's verdict on its key against one found by other means: the flights
+/// the key takes (`taken`, by name from a1) and whether it is quiet, given whether it
+/// captures and whether it checks. Whether it is quiet.
+fn assert_key_judged(p: &Value, captured: bool, check: bool, taken: &[String]) -> bool {
+    let context = format!("{}: key {}", p["epd"], p["key"]);
+    assert_eq!(
+        p["qualities"]["flights_taken"],
+        serde_json::json!(taken),
+        "{context}"
+    );
+    let quiet = !captured && !check && taken.is_empty();
+    assert_eq!(
+        p["qualities"]["quiet_key"].as_bool(),
+        Some(quiet),
+        "{context}"
+    );
+    quiet
+}
+
 /// The diagram of a puzzle line (its FEN fields) as shakmaty reads it.
 fn diagram(line: &str) -> Chess {
     let fen: String = line.split(' ').take(4).collect::<Vec<_>>().join(" ");
@@ -98,18 +117,7 @@ fn a_quiet_key_is_no_check_no_capture_no_flight_taken() {
             let check = after.is_check();
             let defender = !pos.turn();
             let taken = king_steps(pos.board(), defender) & !king_steps(after.board(), defender);
-            let names: Vec<String> = taken.into_iter().map(|sq| sq.to_string()).collect();
-            assert_eq!(
-                p["qualities"]["flights_taken"],
-                serde_json::json!(names),
-                "{line}: key {key}"
-            );
-            let quiet = !captured && !check && taken.is_empty();
-            assert_eq!(
-                p["qualities"]["quiet_key"].as_bool(),
-                Some(quiet),
-                "{line}: key {key}"
-            );
+            let quiet = assert_key_judged(&p, captured, check, &names(taken));
             assert_eq!(names_theme(&p, "quiet-key"), quiet, "{line}");
             seen[quiet as usize] += 1;
         }
@@ -715,17 +723,7 @@ fn a_trapdoor_quiet_key_is_judged_by_the_order_of_events() {
             // shakmaty takes for no position with the defender to move).
             let before = king_steps(start.pos.board(), !start.pos.turn());
             let taken = before & !after.king_steps();
-            assert_eq!(
-                p["qualities"]["flights_taken"],
-                serde_json::json!(names(taken)),
-                "{line}: key {key}"
-            );
-            let quiet = !captured && !after.in_check() && taken.is_empty();
-            assert_eq!(
-                p["qualities"]["quiet_key"].as_bool(),
-                Some(quiet),
-                "{line}: key {key}"
-            );
+            let quiet = assert_key_judged(&p, captured, after.in_check(), &names(taken));
             seen[quiet as usize] += 1;
         }
     }
@@ -954,17 +952,7 @@ fn an_earthquake_quiet_key_is_judged_on_the_displaced_board() {
             let before = earthquake_king_steps(&passed);
             let left = earthquake_king_steps(&after);
             let taken: Vec<String> = before.into_iter().filter(|s| !left.contains(s)).collect();
-            assert_eq!(
-                p["qualities"]["flights_taken"],
-                serde_json::json!(taken),
-                "{line}: key {key}"
-            );
-            let quiet = !captured && !after.in_check() && taken.is_empty();
-            assert_eq!(
-                p["qualities"]["quiet_key"].as_bool(),
-                Some(quiet),
-                "{line}: key {key}"
-            );
+            let quiet = assert_key_judged(&p, captured, after.in_check(), &taken);
             if displaced(line, key, after.in_check(), &taken) {
                 displaced_decides += 1;
             }
@@ -1197,11 +1185,6 @@ fn a_taxi_quiet_key_is_judged_by_the_prices() {
             let before = taxi_king_steps(&board, Color::Black, black, white + income);
             let left = taxi_king_steps(&after, Color::Black, black + income, white_next);
             let taken = before & !left;
-            assert_eq!(
-                p["qualities"]["flights_taken"],
-                serde_json::json!(names(taken)),
-                "{line}: key {key}"
-            );
             let check = taxi_checked(&after, Color::Black, white_next);
             let fide_taken = king_steps(&board, Color::Black) & !king_steps(&after, Color::Black);
             let black_king = after.king_of(Color::Black).unwrap();
@@ -1211,12 +1194,7 @@ fn a_taxi_quiet_key_is_judged_by_the_prices() {
             if check != fide_check || taken != fide_taken {
                 prices_decide += 1;
             }
-            let quiet = !captured && !check && taken.is_empty();
-            assert_eq!(
-                p["qualities"]["quiet_key"].as_bool(),
-                Some(quiet),
-                "{line}: key {key}"
-            );
+            let quiet = assert_key_judged(&p, captured, check, &names(taken));
             seen[quiet as usize] += 1;
         }
     }
