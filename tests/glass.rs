@@ -360,3 +360,269 @@ fn help_play_with_its_bound_finds_every_line_played_out() {
     assert!(with_lines >= 100, "{with_lines} positions with a line");
     assert!(bounded >= 100, "{bounded} positions bounded at the root");
 }
+
+/// A random position of both boards for the last turns: the kings on either board, on
+/// their first rank with rooks in the corners now and then (castling rights where the
+/// reader grants them), up to a dozen men, pawns often on their second ranks; then a
+/// few random moves played, so that men have passed and a double step may leave an
+/// en passant capture. Half the time Black's king is boxed in a corner by its pawns
+/// with White's king about and few Black men free, where self-mates live. `None` when the reader refuses the
+/// line or the game ends on the way.
+fn random_last_turn_state(rng: &mut Rng) -> Option<GState> {
+    const MEN: &[char] = &['Q', 'R', 'B', 'N', 'P', 'P', 'q', 'r', 'b', 'n', 'p', 'p'];
+    let mut boards = [[None::<char>; 64]; 2];
+    let mut put = |b: usize, sq: usize, c: char| {
+        if boards[b][sq].is_none() {
+            boards[b][sq] = Some(c);
+        }
+    };
+    let castling = rng.below(3) == 0;
+    let boxed = rng.below(2) == 0;
+    if boxed {
+        // Black's king boxed: a1 behind a2 and b2 (or h8 behind h7 and g7, as White).
+        put(0, 0, 'k');
+        put(0, 8, 'p');
+        put(0, 9, 'p');
+        put(rng.below(2), near_square(rng, 1, 2), 'K');
+    } else if castling {
+        let (wb, bb) = (rng.below(2), rng.below(2));
+        put(wb, 4, 'K');
+        put(wb, 0, 'R');
+        put(wb, 7, 'R');
+        put(bb, 60, 'k');
+        put(bb, 56, 'r');
+        put(bb, 63, 'r');
+    } else {
+        put(rng.below(2), rng.below(64), 'K');
+        put(rng.below(2), rng.below(64), 'k');
+    }
+    // About the box, White's men only, mostly: a free Black man has quiet moves.
+    let (men, kinds) = if boxed && rng.below(4) != 0 {
+        (rng.below(4), &MEN[..6])
+    } else {
+        (rng.below(10), MEN)
+    };
+    for _ in 0..men {
+        let c = kinds[rng.below(kinds.len())];
+        let sq = match c {
+            'P' if rng.below(2) == 0 => 8 + rng.below(8),
+            'p' if rng.below(2) == 0 => 48 + rng.below(8),
+            _ => rng.below(64),
+        };
+        put(rng.below(2), sq, c);
+    }
+    for b in &mut boards {
+        for (sq, c) in b.iter_mut().enumerate() {
+            if matches!(c, Some('P' | 'p')) && !(8..56).contains(&sq) {
+                *c = None;
+            }
+        }
+    }
+    let kings = |c: char| boards.iter().flatten().filter(|&&x| x == Some(c)).count();
+    if kings('K') != 1 || kings('k') != 1 {
+        return None;
+    }
+    let turn = if rng.below(2) == 0 { 'w' } else { 'b' };
+    let rights = if castling { "KQkq" } else { "-" };
+    let line = format!(
+        "{} {turn} {rights} - mirror \"{}\";",
+        placement_fen(&boards[0]),
+        placement_fen(&boards[1])
+    );
+    let mut s = read_line(&line).ok()?.state;
+    for _ in 0..rng.below(4) {
+        let g = game(&s);
+        let moves = g.moves(&s);
+        if moves.is_empty() {
+            return None;
+        }
+        s = g.play(&s, moves[rng.below(moves.len())]);
+        if s.ended.is_some() {
+            return None;
+        }
+    }
+    Some(s)
+}
+
+/// Whether the move `m` from `s` takes the king (the game ends in its mover's favour).
+fn takes_king(g: &Glass, s: &GState, m: fairysolve::glass::GMove) -> bool {
+    g.end(&g.play(s, m)) == Some(End::Win(s.turn))
+}
+
+/// rules.md 5.3 and 8 at the last turns (`glass::last_turn`), checked by playing every
+/// move on random positions: a quiet move is a move and takes no king, and there is
+/// none only where every move takes it; and an attacker's move the self-mate filter
+/// leaves out lets the defender a reply that takes no king (or takes the defender's
+/// king itself), while every move after which the defender can only take the king is
+/// kept.
+#[test]
+fn the_last_turns_are_decided_as_every_move_played_decides() {
+    use fairysolve::glass::last_turn::{quiet_move, self_mate_candidates};
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut states, mut left_out, mut kept, mut forcing, mut none_quiet) = (0, 0, 0, 0, 0);
+    while states < 3_000 {
+        let Some(s) = random_last_turn_state(&mut rng) else {
+            continue;
+        };
+        states += 1;
+        let g = game(&s);
+        let line = position_line(&s);
+        let moves = g.moves(&s);
+        match quiet_move(&g, &s) {
+            Some(q) => {
+                assert!(moves.contains(&q), "{line}: {q:?} is no move");
+                assert!(
+                    !takes_king(&g, &s, q),
+                    "{line}: {} takes the king",
+                    g.coord(&s, q)
+                );
+            }
+            None => {
+                none_quiet += 1;
+                assert!(
+                    moves.iter().all(|&m| takes_king(&g, &s, m)),
+                    "{line}: a quiet move missed"
+                );
+            }
+        }
+        let candidates = self_mate_candidates(&g, &s).expect("the game goes on");
+        for &w in &moves {
+            let after = g.play(&s, w);
+            let replies = g.moves(&after);
+            let forces = after.ended.is_none()
+                && !replies.is_empty()
+                && replies.iter().all(|&r| takes_king(&g, &after, r));
+            forcing += usize::from(forces);
+            if forces {
+                // The defender's turn there: no move but the king's capture.
+                assert_eq!(
+                    quiet_move(&g, &after),
+                    None,
+                    "{line}: after {}",
+                    g.coord(&s, w)
+                );
+                none_quiet += 1;
+            }
+            if candidates.contains(&w) {
+                kept += 1;
+            } else {
+                left_out += 1;
+                assert!(
+                    !forces,
+                    "{line}: {} forces the king's capture",
+                    g.coord(&s, w)
+                );
+            }
+        }
+    }
+    assert!(left_out > 20 * kept, "{left_out} left out, {kept} kept");
+    assert!(forcing >= 50, "{forcing} moves force the king's capture");
+    assert!(
+        none_quiet >= 100,
+        "{none_quiet} states without a quiet move"
+    );
+}
+
+/// Whether White (to move in `s`) forces `s#n` (`self_mate`) or `#n` by playing every
+/// move of both sides (rules.md 8.1, 8.3): White's moves, then each of Black's, round by
+/// round; a self-mate is won by Black's capture of White's king, `#n` by White's of
+/// Black's.
+fn forces(g: &Glass, s: &GState, n: u32, self_mate: bool) -> bool {
+    g.moves(s).into_iter().any(|w| {
+        let after = g.play(s, w);
+        if after.ended.is_some() {
+            return !self_mate;
+        }
+        let replies = g.moves(&after);
+        !replies.is_empty()
+            && replies.into_iter().all(|r| {
+                let next = g.play(&after, r);
+                if next.ended.is_some() {
+                    return self_mate;
+                }
+                n > 1 && forces(g, &next, n - 1, self_mate)
+            })
+    })
+}
+
+/// `s#1`, `s#2`, `#1` and `#2` on Looking-Glass proved by the solver core, with the
+/// last turns decided by `glass::last_turn`, as playing every move proves them, on
+/// random positions with White to move.
+#[test]
+fn self_mates_and_mates_are_proved_as_every_move_played_proves() {
+    use fairysolve::generic::search::{Goal, Prover};
+    use fairysolve::types::Color;
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let stop = AtomicBool::new(false);
+    let (mut compared, mut self_mates) = (0, 0);
+    while compared < 1_500 {
+        let Some(s) = random_last_turn_state(&mut rng) else {
+            continue;
+        };
+        if s.turn != Color::White {
+            continue;
+        }
+        compared += 1;
+        let g = game(&s);
+        let n = 1 + rng.below(2) as u32;
+        for (goal, self_mate) in [(Goal::SelfLoss, true), (Goal::Win, false)] {
+            let table = Table::new(8);
+            let proved = Prover::new(&g, Color::White, goal, &table, &stop, None)
+                .wins(&s, n)
+                .expect("no limit");
+            let played = forces(&g, &s, n, self_mate);
+            assert_eq!(proved, played, "{}: {goal:?} in {n}", position_line(&s));
+            self_mates += usize::from(self_mate && played);
+        }
+    }
+    assert!(self_mates >= 10, "{self_mates} self-mates");
+}
+
+/// The Looking-Glass self-mate bench suite (`positions/bench/glass-self.epd`): each
+/// `s#1` has the first move of its `pv` for its only key, and no line asked for `s#3` or
+/// `s#4` is a self-mate.
+#[test]
+fn the_self_mate_bench_suite_has_its_keys() {
+    use fairysolve::generic::search::{solve_for, Goal};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/bench/glass-self.epd"
+    ))
+    .expect("the suite");
+    let mut counted = [0; 3];
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let p = read_line(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let n = p.stipulation.expect("a stipulation").moves;
+        let table = Table::new(8);
+        let stop = AtomicBool::new(false);
+        let opts = SolveOptions {
+            threads: 1,
+            ..SolveOptions::default()
+        };
+        let g = game(&p.state);
+        let sol = solve_for(
+            &g,
+            Goal::SelfLoss,
+            &table,
+            &p.state,
+            n,
+            &opts,
+            &stop,
+            &|_, _| {},
+        );
+        assert!(sol.finished(), "{line}");
+        let keys: Vec<&str> = sol.keys.iter().map(|k| k.0.as_str()).collect();
+        let want: Vec<&str> = line
+            .split("pv ")
+            .nth(1)
+            .and_then(|pv| pv.split_whitespace().next())
+            .into_iter()
+            .collect();
+        assert_eq!(keys, want, "{line}");
+        counted[(n as usize).min(4) / 2] += 1;
+    }
+    assert_eq!(counted, [4, 20, 10], "s#1, s#3 and s#4 lines");
+}

@@ -8,10 +8,12 @@
 //! - `setup`: reading and writing a position line (formats.md 1: `mirror`, `ep_board`,
 //!   castling per board);
 //! - `notation`: moves with their board (`R:e2e4`, `M:g8f6`);
-//! - `help_bound`: the bound of help play (the king's capture out of reach).
+//! - `help_bound`: the bound of help play (the king's capture out of reach);
+//! - `last_turn`: the last turns of `#N` and `s#N` decided without playing every move.
 
 pub mod help_bound;
 pub mod key_effects;
+pub mod last_turn;
 pub mod notation;
 pub mod referee;
 pub mod setup;
@@ -281,9 +283,19 @@ impl TurnGame for Glass {
         Some(
             self.moves(s)
                 .into_iter()
-                .filter(|m| m.mv.kind != MoveKind::Castle && king == Some((m.mv.to, m.side)))
+                .filter(|m| last_turn::takes(m, king))
                 .collect(),
         )
+    }
+
+    /// A move that takes no king (`last_turn`).
+    fn quiet_move(&self, s: &GState) -> Option<GMove> {
+        last_turn::quiet_move(self, s)
+    }
+
+    /// The moves that touch every reply taking no king (`last_turn`).
+    fn self_mate_candidates(&self, s: &GState) -> Option<Vec<GMove>> {
+        last_turn::self_mate_candidates(self, s)
     }
 
     /// The king's capture out of reach (`help_bound`).

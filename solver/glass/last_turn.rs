@@ -1,0 +1,171 @@
+//! The last turns of a Looking-Glass stipulation, decided without playing every move
+//! (rules.md 5.3 and 8). There is no check: only the king's capture ends the game, so
+//! - the defender's last turn is refuted by any move of its that takes no king
+//!   (`quiet_move`): the game goes on and the rounds run out;
+//! - the attacker's last move of a self-mate needs a reply of the defender's that
+//!   takes no king to fail, and most moves leave one (`self_mate_candidates`).
+
+use super::{GMove, GState, Glass, Side};
+use crate::bitboard::Bitboard;
+use crate::generic::TurnGame;
+use crate::geometry::{Geometry, Standard};
+use crate::moves::MoveKind;
+use crate::types::Square;
+
+/// Whether `m` takes the king standing at `king` (castling takes nothing).
+pub(super) fn takes(m: &GMove, king: Option<(Square, Side)>) -> bool {
+    m.mv.kind != MoveKind::Castle && king == Some((m.mv.to, m.side))
+}
+
+/// A move of the side to move in `s` that takes no king: after it nobody has won and
+/// the other side moves. `None` when the game is over or every move takes the king.
+pub fn quiet_move(game: &Glass, s: &GState) -> Option<GMove> {
+    if s.ended.is_some() {
+        return None;
+    }
+    let king = s.king(!s.turn);
+    game.moves(s).into_iter().find(|m| !takes(m, king))
+}
+
+/// The attacker's moves from `s` in the last round of a self-mate that may leave the
+/// defender nothing but the king's capture; `None` when the game is over in `s`.
+///
+/// A move W is left out when the defender has a reply R, listed in `s` with the turn
+/// passed, that takes no king and whose deciding squares (`deciding_squares`: its start,
+/// its arrival and the squares between, on its board) W does not touch (`touched`: the
+/// squares W leaves, enters or takes on, on both boards, since a man may pass). R then
+/// stays a move after W, the same move: its man still stands on its start (W took
+/// nothing there), its path is as empty as before, its arrival holds what it held, and
+/// the attacker's king is not there (W did not bring it). So the defender may play R,
+/// which ends nothing, and W fails (rules.md 8.3). W may give the defender new moves
+/// (a line opened, an en passant capture); those only add replies.
+pub fn self_mate_candidates(game: &Glass, s: &GState) -> Option<Vec<GMove>> {
+    if s.ended.is_some() {
+        return None;
+    }
+    let moves = game.moves(s);
+    let passed = game.other_side_to_move(s)?;
+    let our_king = s.king(s.turn);
+    let mut replies: Vec<(Side, Bitboard)> = game
+        .moves(&passed)
+        .iter()
+        .filter(|r| !takes(r, our_king))
+        .map(|r| (r.side, deciding_squares(r)))
+        .collect();
+    // The replies that depend on the fewest squares first: most moves miss them.
+    replies.sort_unstable_by_key(|(_, squares)| squares.count());
+    replies.dedup();
+    Some(
+        moves
+            .into_iter()
+            .filter(|w| {
+                let t = touched(s, w);
+                replies
+                    .iter()
+                    .all(|(side, squares)| (t[side.index()] & *squares).is_nonempty())
+            })
+            .collect(),
+    )
+}
+
+/// The squares of its board on which whether `r` is a move, and what it does, depends:
+/// its start, its arrival and the squares between (a castling's king and rook, where
+/// they go and every square of the rank between).
+fn deciding_squares(r: &GMove) -> Bitboard {
+    let (from, to) = (r.mv.from, r.mv.to);
+    if r.mv.kind == MoveKind::Castle {
+        let files = [from, to, r.mv.castle_king_to(), r.mv.castle_rook_to()].map(|sq| sq.file());
+        let (lo, hi) = (
+            *files.iter().min().expect("four files"),
+            *files.iter().max().expect("four files"),
+        );
+        return (lo..=hi).fold(Bitboard::EMPTY, |b, f| {
+            b.with(Square::from_coords(f, from.rank()))
+        });
+    }
+    Standard.between(from, to).with(from).with(to)
+}
+
+/// The squares `w` changes, per board: on its own board its start, its arrival (and a
+/// castling's squares), on the other board its arrival, where its man may pass; and
+/// the square of a pawn taken en passant, on both boards.
+fn touched(s: &GState, w: &GMove) -> [Bitboard; 2] {
+    let mv = w.mv;
+    let mut arrivals = Bitboard::from_square(mv.to);
+    if mv.kind == MoveKind::Castle {
+        arrivals = arrivals.with(mv.castle_king_to()).with(mv.castle_rook_to());
+    }
+    if mv.kind == MoveKind::EnPassant {
+        arrivals = arrivals.with(super::double_stepper(s.turn, mv.to));
+    }
+    let mut t = [arrivals; 2];
+    t[w.side.index()] = t[w.side.index()].with(mv.from);
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Color;
+
+    fn state(line: &str) -> GState {
+        super::super::read_line(line)
+            .expect("a Looking-Glass line")
+            .state
+    }
+
+    /// Black's pawns and king boxed in on the Real board's corner: only White's king's
+    /// step to b1 of the Mirror, passing to b1 of the Real board (5.2), touches both of
+    /// Black's replies (Kb1, and b2-b1 promoting); then every Black move takes the king.
+    #[test]
+    fn only_the_kings_step_into_the_box_is_a_candidate() {
+        let game = Glass {
+            attacker: Color::White,
+        };
+        let s = state("8/8/8/8/8/8/pp6/k7 w - - mirror \"8/8/8/8/8/8/8/2K5\";");
+        assert_eq!(
+            coords(&game, &s, self_mate_candidates(&game, &s)),
+            ["M:c1b1"]
+        );
+        let end = game.play(&s, move_of(&game, &s, "M:c1b1"));
+        assert_eq!(quiet_move(&game, &end), None);
+        assert_eq!(
+            coords(&game, &end, Some(game.moves(&end))),
+            ["R:a1b1", "R:a2b1b", "R:a2b1n", "R:a2b1q", "R:a2b1r"]
+        );
+    }
+
+    /// With a Black rook free on the Real board no White move touches all its moves:
+    /// none is a candidate, and the rook's move refutes at the defender's last turn.
+    #[test]
+    fn a_free_rook_leaves_no_candidate() {
+        let game = Glass {
+            attacker: Color::White,
+        };
+        let s = state("7r/8/8/8/8/8/pp6/k7 w - - mirror \"8/8/8/8/8/8/8/2K5\";");
+        assert_eq!(
+            coords(&game, &s, self_mate_candidates(&game, &s)),
+            Vec::<String>::new()
+        );
+        let end = game.play(&s, move_of(&game, &s, "M:c1b1"));
+        let quiet = quiet_move(&game, &end).expect("a rook's move");
+        assert_eq!(game.coord(&end, quiet).get(..4), Some("R:h8"));
+    }
+
+    fn coords(game: &Glass, s: &GState, moves: Option<Vec<GMove>>) -> Vec<String> {
+        let mut out: Vec<String> = moves
+            .expect("the game goes on")
+            .iter()
+            .map(|&m| game.coord(s, m))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn move_of(game: &Glass, s: &GState, coord: &str) -> GMove {
+        game.moves(s)
+            .into_iter()
+            .find(|&m| game.coord(s, m) == coord)
+            .expect("a move")
+    }
+}
