@@ -7,6 +7,7 @@ use crate::geometry::{Earthquake, Geometry, Shifting, Standard, Terrain};
 use crate::movegen::{self, MoveSink};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
+use crate::search::mate_bound::Flights;
 use crate::taxi::{self, Taxi};
 use crate::trapdoor::{FallOrder, Trapdoor};
 use crate::types::{Color, Role, Square};
@@ -221,8 +222,23 @@ impl<T: Terrain> Game<T> {
             return false;
         };
         let tables = self.mate_tables(geo);
-        let flights = self.flights_need_guards(pos, winner, turns);
+        let flights = self.flights_barred_by(pos, winner, turns);
         tables.hopeless(geo, pos, winner, turns, flights, self.rules.taxi.is_some())
+    }
+
+    /// What bars a flight of `!winner`'s king, mated with the last of `turns` turns from
+    /// `pos` (`mate_bound::Flights`): as in FIDE where it surely pays every king's step
+    /// at the mate; also a man of the winner's standing there where it surely pays a
+    /// plain step (one) but perhaps not a capture's fee; nothing asked where it may hold
+    /// nothing.
+    fn flights_barred_by(&self, pos: &Position, winner: Color, turns: u32) -> Flights {
+        if self.flights_need_guards(pos, winner, turns) {
+            Flights::Guarded
+        } else if self.mated_side_holds(pos, winner, turns, 1) {
+            Flights::OrTooDear
+        } else {
+            Flights::Unasked
+        }
     }
 
     /// Whether `!winner`, mated with the last of `turns` turns from `pos`, surely holds

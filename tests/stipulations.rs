@@ -98,16 +98,20 @@ const RULES: [&str; 4] = [
 ];
 
 /// Every single-board game the help bound serves, drawn widely: both Trapdoor orders
-/// and timers, Taxi with little cash or none and no income, and with cash that pays
-/// every king's step at the mate (the bound's flight condition then holds) or only
-/// near it, Earthquake boards that
-/// overlap, leave a void (blocking or flown over) or put a1 beside h5, and mixtures.
-const BOUND_RULES: [&str; 12] = [
+/// and timers, Taxi with little cash or none and no income, with an income that pays a
+/// king's step but perhaps no fee at the mate (a flight may then be barred by a man too
+/// dear to take), and with cash that pays every king's step and fee at the mate (the
+/// bound's flight condition then holds as in FIDE) or only near it, Earthquake boards
+/// that overlap, leave a void (blocking or flown over) or put a1 beside h5, and
+/// mixtures.
+const BOUND_RULES: [&str; 14] = [
     "",
     " trapdoor 1;",
     " trapdoor 2; trapdoor_order falls-first;",
     " taxi \"4 3\"; taxi_income 1;",
     " taxi \"1 0\"; taxi_income 0;",
+    " taxi \"0 1\"; taxi_income 1;",
+    " taxi \"3 2\"; taxi_income 2; trapdoor 1;",
     " taxi \"30 30\"; taxi_income 5;",
     " taxi \"12 12\"; taxi_income 2; trapdoor 1;",
     " earthquake \"1 0\";",
@@ -161,7 +165,8 @@ fn crowded_line(rng: &mut Rng, turn: char) -> String {
 /// a help-mate of that many turns; and it does call many hopeless.
 #[test]
 fn the_mate_bound_never_hides_a_help_mate() {
-    let (pruned, solvable) = bound_against_definition(0x5EED_B0DD_1234_0001, 6000, 1, usize::MAX);
+    let (pruned, solvable) =
+        bound_against_definition(0x5EED_B0DD_1234_0001, 6000, 1, usize::MAX, &BOUND_RULES);
     assert!(pruned > 600, "the bound pruned only {pruned} of 6000");
     assert!(solvable > 100, "only {solvable} positions with a help-mate");
 }
@@ -173,13 +178,61 @@ fn the_mate_bound_never_hides_a_help_mate() {
 #[test]
 fn the_mate_bound_never_hides_a_deep_help_mate() {
     // Few men: the definition plays every line of up to eight moves.
-    let (pruned, solvable) = bound_against_definition(0x5EED_B0DD_1234_0002, 400, 5, 5);
+    let (pruned, solvable) =
+        bound_against_definition(0x5EED_B0DD_1234_0002, 400, 5, 5, &BOUND_RULES);
     assert!(pruned > 40, "the bound pruned only {pruned} of 400");
     assert!(solvable > 40, "only {solvable} positions with a help-mate");
 }
 
+/// Taxi where the mated side surely pays a king's step at the mate but perhaps not a
+/// capture's fee (`Flights::OrTooDear`: a flight may be barred by a man of the mating
+/// side standing on it): the bound, its search of who covers what included, never
+/// hides a help-mate of one to eight turns, and prunes many positions.
+#[test]
+fn the_mate_bound_never_hides_a_help_mate_when_a_fee_may_bar_a_flight() {
+    const POOR: [&str; 4] = [
+        " taxi \"0 1\"; taxi_income 1;",
+        " taxi \"4 3\"; taxi_income 1;",
+        " taxi \"3 2\"; taxi_income 2; trapdoor 1;",
+        " earthquake \"0 -1\"; taxi \"9 9\"; taxi_income 1;",
+    ];
+    let (pruned, solvable) =
+        bound_against_definition(0x5EED_B0DD_1234_0003, 3000, 1, usize::MAX, &POOR);
+    assert!(pruned > 300, "the bound pruned only {pruned} of 3000");
+    assert!(solvable > 50, "only {solvable} positions with a help-mate");
+    let (pruned, solvable) = bound_against_definition(0x5EED_B0DD_1234_0004, 300, 5, 5, &POOR);
+    assert!(
+        pruned > 30,
+        "the bound pruned only {pruned} of 300 deep ones"
+    );
+    assert!(
+        solvable > 30,
+        "only {solvable} deep positions with a help-mate"
+    );
+}
+
+/// A flight barred only by a man of the mating side that moves onto it (rules.md 2.1,
+/// 2.3): after 1.a7 h4 2.Nc7 Black holds one guilder and cannot pay for Kxa7 (a step
+/// and the fee of the edge, two) nor for a knight's move (two), and b7 and b8 are its
+/// own: mate. The bound, which lets a man standing on a flight bar it here, must not
+/// call the diagram hopeless (`mate_bound`'s own test covers the standing alone).
+#[test]
+fn a_flight_barred_by_a_man_too_dear_to_take_is_no_flight() {
+    let line = "kn6/1p6/P7/3N3p/8/8/8/7K w - - taxi \"30 0\"; taxi_income 1;";
+    let p = problem(line).expect("the line reads");
+    assert!(help_mate_exists(
+        &p.game,
+        &p.position,
+        3,
+        &mut Default::default()
+    ));
+    let hopeless =
+        fairysolve::with_game!(&p.game, g => g.mate_out_of_reach(&p.position, Color::White, 3));
+    assert!(!hopeless, "{line}: called hopeless");
+}
+
 /// The bound against the definition on `count` positions of `crowded_line` under the
-/// games of `BOUND_RULES`, each with `first_turns` to `first_turns + 3` turns and at
+/// games of `rules`, each with `first_turns` to `first_turns + 3` turns and at
 /// most `most_men` men (one fewer beyond six turns): the bound may never call a
 /// position hopeless that has a help-mate. How many it called hopeless, and how many
 /// had a help-mate.
@@ -188,6 +241,7 @@ fn bound_against_definition(
     count: u32,
     first_turns: u32,
     most_men: usize,
+    rules: &[&str],
 ) -> (u32, u32) {
     let mut rng = Rng(seed);
     let (mut checked, mut pruned, mut solvable) = (0, 0, 0);
@@ -205,7 +259,7 @@ fn bound_against_definition(
         if men > most_men - usize::from(turns > 6) {
             continue;
         }
-        let line = format!("{fen}{}", BOUND_RULES[rng.below(BOUND_RULES.len())]);
+        let line = format!("{fen}{}", rules[rng.below(rules.len())]);
         let Some(p) = problem(&line) else { continue };
         let exists = help_mate_exists(&p.game, &p.position, turns, &mut Default::default());
         let hopeless = fairysolve::with_game!(&p.game, g => g.mate_out_of_reach(&p.position, Color::White, turns));

@@ -9,8 +9,11 @@
 //!    man of the mated side, or attacked by a man of the mating side. Otherwise the king
 //!    could step to f, legally: under Trapdoor too, since what falls after the step is
 //!    the mated side's own men, which open no line of an attacker that does not already
-//!    attack f on an empty board. (Not used under Taxi, where a step the king cannot pay
-//!    for is no flight.)
+//!    attack f on an empty board. Under Taxi a step the king cannot pay for is no
+//!    flight (`Flights`): where the mated side surely holds a step and the dearest fee
+//!    at the mate the condition stands as it is; where it surely holds a step (one) but
+//!    perhaps not a fee, f may also be barred by a man of the mating side standing on
+//!    it, whose capture is too dear; where it may hold nothing, no flight is asked.
 //!
 //! Every distance here is counted on an empty board of the geometry in force, with
 //! captures allowed wherever a pawn wants one and promotions to any piece: men only
@@ -37,6 +40,20 @@ use std::sync::{Arc, Mutex};
 
 /// Unreachable.
 pub(crate) const FAR: u8 = u8::MAX;
+
+/// What bars a flight of the mated king (condition 2 of the module head), by what the
+/// mated side surely holds at the mate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flights {
+    /// A man of the mated side on it, or an attack: as in FIDE (and under Taxi where
+    /// the mated side surely pays every king's step and capture).
+    Guarded,
+    /// Those, or a man of the mating side standing on it: under Taxi where the mated
+    /// side surely pays a king's step but perhaps not the fee of a capture.
+    OrTooDear,
+    /// Nothing asked: under Taxi where the mated side may hold nothing at the mate.
+    Unasked,
+}
 
 /// The kinds of man whose distances differ: a pawn moves by its colour.
 const WHITE_PAWN: usize = 0;
@@ -334,7 +351,7 @@ impl MateTables {
 
     /// Whether the side not to win (`!winner`) surely cannot be mated by `winner` with
     /// the last of `turns` turns from `pos` (turns taken alternately from the side to
-    /// move). `flights`: whether condition 2 holds in this game (not under Taxi);
+    /// move). `flights`: what condition 2 asks in this game (`Flights`);
     /// `kings_check`: whether a king's step next to the other king is a check (Taxi).
     pub fn hopeless<G: Geometry>(
         &self,
@@ -342,7 +359,7 @@ impl MateTables {
         pos: &Position,
         winner: Color,
         turns: u32,
-        flights: bool,
+        flights: Flights,
         kings_check: bool,
     ) -> bool {
         let (win_left, lose_left) = moves_left(pos, winner, turns);
@@ -361,7 +378,7 @@ impl MateTables {
         winner: Color,
         win_left: u32,
         lose_left: u32,
-        flights: bool,
+        flights: Flights,
         kings_check: bool,
     ) -> bool {
         let loser = !winner;
@@ -371,7 +388,8 @@ impl MateTables {
         };
         let (win_left, lose_left) = (win_left.min(254) as u8, lose_left.min(254) as u8);
         // For each square: the fewest moves of the winner to check a king there, to
-        // attack it, and of the loser's men to stand there.
+        // attack it (or, where its capture may be too dear, to stand on it), and of
+        // the loser's men to stand there.
         let mut check = [FAR; 64];
         let mut guard = [FAR; 64];
         let mut block = [FAR; 64];
@@ -382,6 +400,10 @@ impl MateTables {
                 min_into(&mut guard, &row);
                 if piece.role != Role::King || kings_check {
                     min_into(&mut check, &row);
+                }
+                if flights == Flights::OrTooDear {
+                    let stand = with_castling(&self.reach[k], geo, pos, k, sq, winner);
+                    min_into(&mut guard, &stand);
                 }
             } else if piece.role != Role::King {
                 min_into(&mut block, &self.reach[k][sq.index()]);
@@ -396,7 +418,7 @@ impl MateTables {
             loser,
         );
         // The men of the mating side, for the search of who covers what (`Cover`).
-        let mut cover = (flights && win_left <= COVER_MOVES).then(|| {
+        let mut cover = (flights != Flights::Unasked && win_left <= COVER_MOVES).then(|| {
             let mut men = Vec::with_capacity(16);
             for (sq, piece) in board.pieces() {
                 if piece.color == winner {
@@ -425,6 +447,7 @@ impl MateTables {
                 king_row,
                 target: king,
                 block: &block,
+                stand: flights == Flights::OrTooDear,
                 steps: 0,
             }
         });
@@ -439,7 +462,7 @@ impl MateTables {
         }
         for k in rings.into_iter().flatten() {
             let steps = walk[k.index()];
-            if !flights {
+            if flights == Flights::Unasked {
                 return false;
             }
             let spare = (lose_left - steps) as u32;
@@ -537,7 +560,9 @@ struct Mover {
 /// flights. A man ends its moves on one square, and covers from there what it attacks
 /// on an empty board; distinct men move apart, so their moves add up. A flight may
 /// instead be taken by a man of the mated side (its distance, added within that side's
-/// moves). Every cover of a real mate is one of these, so a failure proves none.
+/// moves), or, where `stand` says so (`Flights::OrTooDear`), covered by a man of the
+/// mating side standing on it. Every cover of a real mate is one of these, so a failure
+/// proves none.
 struct Cover<'a> {
     tables: &'a MateTables,
     men: Vec<Mover>,
@@ -546,6 +571,9 @@ struct Cover<'a> {
     /// The square of the mated king.
     target: Square,
     block: &'a [u8; 64],
+    /// A man of the mating side bars the flight it stands on (its capture may be too
+    /// dear for the mated king).
+    stand: bool,
     steps: u32,
 }
 
@@ -562,6 +590,9 @@ impl Cover<'_> {
             if used & (1 << i) == 0 {
                 let a = t.attacks[kind(m.role, m.color)][m.sq.index()];
                 stay |= a;
+                if self.stand {
+                    stay = stay.with(m.sq);
+                }
                 stay_checks |= m.checks && a.contains(self.target);
             }
         }
@@ -607,14 +638,22 @@ impl Cover<'_> {
                     _ => (&t.reach[k][m.sq.index()], t.within[k][m.sq.index()][reach]),
                 };
                 let row = *row;
-                // Arrivals within the moves left, never on the mated king's square.
-                let arrivals = t.attackers[k][task.index()] & near;
-                for x in arrivals.without(self.target).without(m.sq) {
+                // Arrivals within the moves left, never on the mated king's square: on
+                // a square attacking the task, or on the flight itself where standing
+                // there bars it.
+                let mut arrivals = t.attackers[k][task.index()];
+                if self.stand && !check_left {
+                    arrivals = arrivals.with(task);
+                }
+                for x in (arrivals & near).without(self.target).without(m.sq) {
                     let d = row[x.index()];
                     if d == 0 || d > win {
                         continue;
                     }
-                    let a = t.attacks[k][x.index()];
+                    let mut a = t.attacks[k][x.index()];
+                    if self.stand {
+                        a = a.with(x);
+                    }
                     let still_check = check && !(m.checks && a.contains(self.target));
                     if self.covers(still_check, flights - a, win - d, lose, used | 1 << i) {
                         return true;
@@ -653,6 +692,38 @@ fn min_into(acc: &mut [u8; 64], row: &[u8; 64]) {
 mod tests {
     use super::*;
     use crate::geometry::Standard;
+
+    /// A flight a man of the mating side bars by standing on it, where its capture may be
+    /// too dear (`Flights::OrTooDear`): a pawn on a7 covers that flight of a king on a8
+    /// where it stands, and a pawn on a6 by its one step there, though it attacks a7
+    /// from no square it reaches; without `stand` neither covers it.
+    #[test]
+    fn a_man_that_stands_on_a_flight_covers_it_where_it_may_be_too_dear_to_take() {
+        let tables = MateTables::new(&Standard);
+        let block = [FAR; 64];
+        let at = |name: &str| Square::parse(name).expect("a square");
+        let cover = |pawn: &str, win: u8, stand: bool| {
+            Cover {
+                tables: &tables,
+                men: vec![Mover {
+                    sq: at(pawn),
+                    role: Role::Pawn,
+                    color: Color::White,
+                    checks: true,
+                }],
+                king_row: None,
+                target: at("a8"),
+                block: &block,
+                stand,
+                steps: 0,
+            }
+            .covers(false, Bitboard::from_square(at("a7")), win, 0, 0)
+        };
+        assert!(cover("a7", 0, true));
+        assert!(cover("a6", 1, true));
+        assert!(!cover("a7", 0, false));
+        assert!(!cover("a6", 1, false));
+    }
 
     #[test]
     fn distances_on_the_standard_board() {

@@ -30,7 +30,7 @@
 
 use super::state::{Phase, UState};
 use crate::geometry::{Geometry, Standard};
-use crate::search::mate_bound::{standard_tables, MateTables, FAR};
+use crate::search::mate_bound::{standard_tables, Flights, MateTables, FAR};
 use crate::types::{Color, Role, Square};
 
 /// How many moves a side may still make on each board.
@@ -74,7 +74,11 @@ pub fn mate_out_of_reach(s: &UState, winner: Color, turns: u32) -> bool {
     if may_return(s, winner, win, lose) {
         return false;
     }
-    let flights = !may_return(s, !winner, lose, win);
+    let flights = if may_return(s, !winner, lose, win) {
+        Flights::Unasked
+    } else {
+        Flights::Guarded
+    };
     standard_tables().hopeless_within(
         &Standard, &s.world, winner, win.world, lose.world, flights, false,
     )
