@@ -231,7 +231,7 @@ impl<T: Terrain> Game<T> {
     /// at the mate; also a man of the winner's standing there where it surely pays a
     /// plain step (one) but perhaps not a capture's fee; nothing asked where it may hold
     /// nothing.
-    fn flights_barred_by(&self, pos: &Position, winner: Color, turns: u32) -> Flights {
+    pub fn flights_barred_by(&self, pos: &Position, winner: Color, turns: u32) -> Flights {
         if self.flights_need_guards(pos, winner, turns) {
             Flights::Guarded
         } else if self.mated_side_holds(pos, winner, turns, 1) {
@@ -261,7 +261,8 @@ impl<T: Terrain> Game<T> {
     /// What this game changes in a mate given by `winner` with the last of `turns`
     /// turns from `pos`, for the mate plans (`help_plans::MateRules`): Trapdoor's
     /// falls, and under Taxi parries left unasked where the mated side may hold less
-    /// than the dearest move (one could be too dear to play).
+    /// than the dearest move (one could be too dear to play), and a flight barred by a
+    /// man standing on it where its capture may be too dear (`flights_barred_by`).
     pub fn mate_rules(
         &self,
         pos: &Position,
@@ -272,6 +273,7 @@ impl<T: Terrain> Game<T> {
             falls: self.rules.trapdoor.is_some(),
             parries: self.rules.trapdoor.is_none()
                 && self.mated_side_holds(pos, winner, turns, self.taxi_dearest),
+            stand: self.flights_barred_by(pos, winner, turns) == Flights::OrTooDear,
         }
     }
 

@@ -362,11 +362,12 @@ fn help_play_with_its_bound_finds_every_line_played_out() {
 }
 
 /// A random position of both boards for the last turns: the kings on either board, on
-/// their first rank with rooks in the corners now and then (castling rights where the
-/// reader grants them), up to a dozen men, pawns often on their second ranks; then a
-/// few random moves played, so that men have passed and a double step may leave an
-/// en passant capture. Half the time Black's king is boxed in a corner by its pawns
-/// with White's king about and few Black men free, where self-mates live. `None` when the reader refuses the
+/// their first rank between rooks in the corners now and then (castling rights of a
+/// Chess960 array where the reader grants them), up to a dozen men, pawns often on their second ranks; then a
+/// few random moves played, so that men have passed; or, now and then, a Black pawn
+/// that has just double-stepped beside a White one, which White to move may take en
+/// passant. Half the time Black's king is boxed in a corner by its pawns with White's
+/// king about and few Black men free, where self-mates live. `None` when the reader refuses the
 /// line or the game ends on the way.
 fn random_last_turn_state(rng: &mut Rng) -> Option<GState> {
     const MEN: &[char] = &['Q', 'R', 'B', 'N', 'P', 'P', 'q', 'r', 'b', 'n', 'p', 'p'];
@@ -378,6 +379,19 @@ fn random_last_turn_state(rng: &mut Rng) -> Option<GState> {
     };
     let castling = rng.below(3) == 0;
     let boxed = rng.below(2) == 0;
+    // Now and then Black's pawn has just double-stepped beside White's, on either board
+    // (5.8b): White to move may take it en passant.
+    let en_passant = (!boxed && rng.below(3) == 0).then(|| {
+        let (board, file) = (rng.below(2), rng.below(8));
+        let beside = if file == 0 || (file < 7 && rng.below(2) == 0) {
+            file + 1
+        } else {
+            file - 1
+        };
+        put(board, 32 + file, 'p');
+        put(board, 32 + beside, 'P');
+        (board, 40 + file)
+    });
     if boxed {
         // Black's king boxed: a1 behind a2 and b2 (or h8 behind h7 and g7, as White).
         put(0, 0, 'k');
@@ -385,11 +399,13 @@ fn random_last_turn_state(rng: &mut Rng) -> Option<GState> {
         put(0, 9, 'p');
         put(rng.below(2), near_square(rng, 1, 2), 'K');
     } else if castling {
+        // The kings on any file between the rooks (5.1: each array its own Chess960
+        // one), so that king and rook may go beyond the squares between them.
         let (wb, bb) = (rng.below(2), rng.below(2));
-        put(wb, 4, 'K');
+        put(wb, 1 + rng.below(6), 'K');
         put(wb, 0, 'R');
         put(wb, 7, 'R');
-        put(bb, 60, 'k');
+        put(bb, 57 + rng.below(6), 'k');
         put(bb, 56, 'r');
         put(bb, 63, 'r');
     } else {
@@ -422,15 +438,33 @@ fn random_last_turn_state(rng: &mut Rng) -> Option<GState> {
     if kings('K') != 1 || kings('k') != 1 {
         return None;
     }
-    let turn = if rng.below(2) == 0 { 'w' } else { 'b' };
     let rights = if castling { "KQkq" } else { "-" };
+    let (turn, ep, ep_board) = match en_passant {
+        Some((board, sq)) => {
+            if boards[board][sq].is_some() {
+                return None;
+            }
+            let name = format!("{}{}", (b'a' + (sq % 8) as u8) as char, sq / 8 + 1);
+            ('w', name, format!(" ep_board {};", ["R", "M"][board]))
+        }
+        None => {
+            let turn = if rng.below(2) == 0 { 'w' } else { 'b' };
+            (turn, "-".to_string(), String::new())
+        }
+    };
     let line = format!(
-        "{} {turn} {rights} - mirror \"{}\";",
+        "{} {turn} {rights} {ep} mirror \"{}\";{ep_board}",
         placement_fen(&boards[0]),
         placement_fen(&boards[1])
     );
     let mut s = read_line(&line).ok()?.state;
-    for _ in 0..rng.below(4) {
+    // Random moves played on (none where the en passant right would lapse).
+    let played = if en_passant.is_some() {
+        0
+    } else {
+        rng.below(4)
+    };
+    for _ in 0..played {
         let g = game(&s);
         let moves = g.moves(&s);
         if moves.is_empty() {
@@ -451,15 +485,21 @@ fn takes_king(g: &Glass, s: &GState, m: fairysolve::glass::GMove) -> bool {
 
 /// rules.md 5.3 and 8 at the last turns (`glass::last_turn`), checked by playing every
 /// move on random positions: a quiet move is a move and takes no king, and there is
-/// none only where every move takes it; and an attacker's move the self-mate filter
-/// leaves out lets the defender a reply that takes no king (or takes the defender's
-/// king itself), while every move after which the defender can only take the king is
-/// kept.
+/// none only where every move takes it; a reply an attacker's move leaves standing
+/// (`Replies`) is, after that move, the same legal move and takes no king, over every
+/// kind of move of both sides (castling, en passant, promotion, a man passing to the
+/// other board); so an attacker's move the self-mate filter leaves out lets the
+/// defender a reply that takes no king, and every move after which the defender can
+/// only take the king is kept.
 #[test]
 fn the_last_turns_are_decided_as_every_move_played_decides() {
-    use fairysolve::glass::last_turn::{quiet_move, self_mate_candidates};
+    use fairysolve::glass::last_turn::{quiet_move, self_mate_candidates, Replies};
+    use fairysolve::moves::MoveKind;
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    let (mut states, mut left_out, mut kept, mut forcing, mut none_quiet) = (0, 0, 0, 0, 0);
+    let (mut states, mut left_out, mut kept, mut forcing, mut root_without_quiet) = (0, 0, 0, 0, 0);
+    // Pairs of an attacker's move and a reply it leaves standing, by kind.
+    let (mut standing, mut castling_replies, mut promotions) = (0, 0, 0);
+    let (mut en_passant_moves, mut castling_moves, mut passing_moves) = (0, 0, 0);
     while states < 3_000 {
         let Some(s) = random_last_turn_state(&mut rng) else {
             continue;
@@ -478,20 +518,38 @@ fn the_last_turns_are_decided_as_every_move_played_decides() {
                 );
             }
             None => {
-                none_quiet += 1;
+                root_without_quiet += 1;
                 assert!(
                     moves.iter().all(|&m| takes_king(&g, &s, m)),
                     "{line}: a quiet move missed"
                 );
             }
         }
+        let replies = Replies::of(&g, &s).expect("the game goes on");
         let candidates = self_mate_candidates(&g, &s).expect("the game goes on");
         for &w in &moves {
-            let after = g.play(&s, w);
-            let replies = g.moves(&after);
+            let (after, passes) = g.play_reporting(&s, w);
+            for r in replies.standing(&s, &w) {
+                if after.ended.is_none() {
+                    let coords = format!("{} then {}", g.coord(&s, w), g.coord(&after, r));
+                    assert!(g.moves(&after).contains(&r), "{line}: {coords}: no move");
+                    assert!(
+                        !takes_king(&g, &after, r),
+                        "{line}: {coords} takes the king"
+                    );
+                    standing += 1;
+                    castling_replies += usize::from(r.mv.kind == MoveKind::Castle);
+                    promotions += usize::from(matches!(r.mv.kind, MoveKind::Promotion(_)));
+                    en_passant_moves += usize::from(w.mv.kind == MoveKind::EnPassant);
+                    castling_moves += usize::from(w.mv.kind == MoveKind::Castle);
+                    passing_moves +=
+                        usize::from(passes.iter().flatten().any(|&(_, passed)| passed));
+                }
+            }
+            let defences = g.moves(&after);
             let forces = after.ended.is_none()
-                && !replies.is_empty()
-                && replies.iter().all(|&r| takes_king(&g, &after, r));
+                && !defences.is_empty()
+                && defences.iter().all(|&r| takes_king(&g, &after, r));
             forcing += usize::from(forces);
             if forces {
                 // The defender's turn there: no move but the king's capture.
@@ -501,10 +559,10 @@ fn the_last_turns_are_decided_as_every_move_played_decides() {
                     "{line}: after {}",
                     g.coord(&s, w)
                 );
-                none_quiet += 1;
             }
             if candidates.contains(&w) {
                 kept += 1;
+                assert_eq!(replies.standing_after(&s, &w), None, "{line}");
             } else {
                 left_out += 1;
                 assert!(
@@ -518,8 +576,21 @@ fn the_last_turns_are_decided_as_every_move_played_decides() {
     assert!(left_out > 20 * kept, "{left_out} left out, {kept} kept");
     assert!(forcing >= 50, "{forcing} moves force the king's capture");
     assert!(
-        none_quiet >= 100,
-        "{none_quiet} states without a quiet move"
+        root_without_quiet >= 10,
+        "{root_without_quiet} states without a quiet move"
+    );
+    let kinds = [
+        standing,
+        castling_replies,
+        promotions,
+        en_passant_moves,
+        castling_moves,
+        passing_moves,
+    ];
+    eprintln!("{kinds:?}");
+    assert!(
+        standing > 50_000 && kinds[1..].iter().all(|&k| k >= 20),
+        "standing replies by kind (all, castling, promotion; the attacker's en passant, castling, passing): {kinds:?}"
     );
 }
 

@@ -165,7 +165,7 @@ fn crowded_line(rng: &mut Rng, turn: char) -> String {
 /// a help-mate of that many turns; and it does call many hopeless.
 #[test]
 fn the_mate_bound_never_hides_a_help_mate() {
-    let (pruned, solvable) =
+    let (pruned, solvable, _) =
         bound_against_definition(0x5EED_B0DD_1234_0001, 6000, 1, usize::MAX, &BOUND_RULES);
     assert!(pruned > 600, "the bound pruned only {pruned} of 6000");
     assert!(solvable > 100, "only {solvable} positions with a help-mate");
@@ -178,7 +178,7 @@ fn the_mate_bound_never_hides_a_help_mate() {
 #[test]
 fn the_mate_bound_never_hides_a_deep_help_mate() {
     // Few men: the definition plays every line of up to eight moves.
-    let (pruned, solvable) =
+    let (pruned, solvable, _) =
         bound_against_definition(0x5EED_B0DD_1234_0002, 400, 5, 5, &BOUND_RULES);
     assert!(pruned > 40, "the bound pruned only {pruned} of 400");
     assert!(solvable > 40, "only {solvable} positions with a help-mate");
@@ -196,11 +196,15 @@ fn the_mate_bound_never_hides_a_help_mate_when_a_fee_may_bar_a_flight() {
         " taxi \"3 2\"; taxi_income 2; trapdoor 1;",
         " earthquake \"0 -1\"; taxi \"9 9\"; taxi_income 1;",
     ];
-    let (pruned, solvable) =
+    let (pruned, solvable, stood) =
         bound_against_definition(0x5EED_B0DD_1234_0003, 3000, 1, usize::MAX, &POOR);
     assert!(pruned > 300, "the bound pruned only {pruned} of 3000");
     assert!(solvable > 50, "only {solvable} positions with a help-mate");
-    let (pruned, solvable) = bound_against_definition(0x5EED_B0DD_1234_0004, 300, 5, 5, &POOR);
+    assert!(
+        stood > 50,
+        "only {stood} help-mates where a man may stand on a flight"
+    );
+    let (pruned, solvable, _) = bound_against_definition(0x5EED_B0DD_1234_0004, 300, 5, 5, &POOR);
     assert!(
         pruned > 30,
         "the bound pruned only {pruned} of 300 deep ones"
@@ -234,17 +238,18 @@ fn a_flight_barred_by_a_man_too_dear_to_take_is_no_flight() {
 /// The bound against the definition on `count` positions of `crowded_line` under the
 /// games of `rules`, each with `first_turns` to `first_turns + 3` turns and at
 /// most `most_men` men (one fewer beyond six turns): the bound may never call a
-/// position hopeless that has a help-mate. How many it called hopeless, and how many
-/// had a help-mate.
+/// position hopeless that has a help-mate. How many it called hopeless, how many had a
+/// help-mate, and how many of those the bound judged with a flight barred by a man of
+/// the mating side standing on it (`Flights::OrTooDear`).
 fn bound_against_definition(
     seed: u64,
     count: u32,
     first_turns: u32,
     most_men: usize,
     rules: &[&str],
-) -> (u32, u32) {
+) -> (u32, u32, u32) {
     let mut rng = Rng(seed);
-    let (mut checked, mut pruned, mut solvable) = (0, 0, 0);
+    let (mut checked, mut pruned, mut solvable, mut stood) = (0, 0, 0, 0);
     while checked < count {
         let turns = first_turns + rng.below(4) as u32;
         let first = if turns % 2 == 1 { 'w' } else { 'b' };
@@ -267,11 +272,13 @@ fn bound_against_definition(
             !hopeless || !exists,
             "{line}: called hopeless for {turns} turns, but a help-mate exists"
         );
+        let flights = fairysolve::with_game!(&p.game, g => g.flights_barred_by(&p.position, Color::White, turns));
         pruned += hopeless as u32;
         solvable += exists as u32;
+        stood += u32::from(exists && flights == fairysolve::search::mate_bound::Flights::OrTooDear);
         checked += 1;
     }
-    (pruned, solvable)
+    (pruned, solvable, stood)
 }
 
 /// Whether some line of exactly `turns` moves from `pos` ends with White's win by the

@@ -179,9 +179,10 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
     }
 
     /// The plans of `search::help_plans`, on a fixed board, loosened for the falls of
-    /// Trapdoor and the prices of Taxi (`MateRules`). Not where a flight may be barred
-    /// by its price alone (Taxi with little money): plans of a king and a checker would
-    /// prune less than the mate bound, which then serves.
+    /// Trapdoor and the prices of Taxi (`MateRules`). Not where the mated side may hold
+    /// nothing at the mate (Taxi with no income): a flight may be barred by the price of
+    /// a plain step, plans of a king and a checker would prune less than the mate bound,
+    /// which then serves.
     fn help_guide(
         &self,
         root: &BoardState,
@@ -189,7 +190,10 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         turns: u32,
     ) -> Result<Box<dyn super::help::HelpGuide<Move> + '_>, super::help::NoGuide> {
         use super::help::NoGuide;
-        if root.ended.is_some() || !self.game.flights_need_guards(&root.position, winner, turns) {
+        let unasked = crate::search::mate_bound::Flights::Unasked;
+        if root.ended.is_some()
+            || self.game.flights_barred_by(&root.position, winner, turns) == unasked
+        {
             return Err(NoGuide::NotServed);
         }
         let geo = self.game.terrain.fixed().ok_or(NoGuide::NotServed)?;

@@ -1,9 +1,10 @@
 //! The last turns of a Looking-Glass stipulation, decided without playing every move
 //! (rules.md 5.3 and 8). There is no check: only the king's capture ends the game, so
 //! - the defender's last turn is refuted by any move of its that takes no king
-//!   (`quiet_move`): the game goes on and the rounds run out;
+//!   (`quiet_move`): nobody wins, and the rounds run out (or the game is drawn);
 //! - the attacker's last move of a self-mate needs a reply of the defender's that
-//!   takes no king to fail, and most moves leave one (`self_mate_candidates`).
+//!   takes no king to fail, and most moves leave one standing (`Replies`,
+//!   `self_mate_candidates`).
 
 use super::{GMove, GState, Glass, Side};
 use crate::bitboard::Bitboard;
@@ -28,44 +29,71 @@ pub fn quiet_move(game: &Glass, s: &GState) -> Option<GMove> {
 }
 
 /// The attacker's moves from `s` in the last round of a self-mate that may leave the
-/// defender nothing but the king's capture; `None` when the game is over in `s`.
-///
-/// A move W is left out when the defender has a reply R, listed in `s` with the turn
-/// passed, that takes no king and whose deciding squares (`deciding_squares`: its start,
-/// its arrival and the squares between, on its board) W does not touch (`touched`: the
-/// squares W leaves, enters or takes on, on both boards, since a man may pass). R then
-/// stays a move after W, the same move: its man still stands on its start (W took
-/// nothing there), its path is as empty as before, its arrival holds what it held, and
-/// the attacker's king is not there (W did not bring it). So the defender may play R,
-/// which ends nothing, and W fails (rules.md 8.3). W may give the defender new moves
-/// (a line opened, an en passant capture); those only add replies.
+/// defender nothing but the king's capture: those that leave no reply standing
+/// (`Replies`); `None` when the game is over in `s`.
 pub fn self_mate_candidates(game: &Glass, s: &GState) -> Option<Vec<GMove>> {
-    if s.ended.is_some() {
-        return None;
-    }
-    let moves = game.moves(s);
-    let passed = game.other_side_to_move(s)?;
-    let our_king = s.king(s.turn);
-    let mut replies: Vec<(Side, Bitboard)> = game
-        .moves(&passed)
-        .iter()
-        .filter(|r| !takes(r, our_king))
-        .map(|r| (r.side, deciding_squares(r)))
-        .collect();
-    // The replies that depend on the fewest squares first: most moves miss them.
-    replies.sort_unstable_by_key(|(_, squares)| squares.count());
-    replies.dedup();
+    let replies = Replies::of(game, s)?;
     Some(
-        moves
+        game.moves(s)
             .into_iter()
-            .filter(|w| {
-                let t = touched(s, w);
-                replies
-                    .iter()
-                    .all(|(side, squares)| (t[side.index()] & *squares).is_nonempty())
-            })
+            .filter(|w| replies.standing_after(s, w).is_none())
             .collect(),
     )
+}
+
+/// The defender's replies that take no king, listed in a state of the attacker's with
+/// the turn passed, each with its deciding squares (`deciding_squares`: its start, its
+/// arrival and the squares between, on its board).
+///
+/// A reply R whose deciding squares an attacker's move W does not touch (`touched`: the
+/// squares W leaves, enters or takes on, on both boards, since a man may pass) stays a
+/// move after W, the same move: its man still stands on its start (W took nothing
+/// there), its path is as empty as before, its arrival holds what it held, the castling
+/// rights it needs are kept (W neither moved nor took the rook or king), and the
+/// attacker's king is not on its arrival (W did not bring it). So the defender may play
+/// R, which takes no king, and W fails (rules.md 8.3). W may give the defender new moves
+/// (a line opened, an en passant capture); those only add replies.
+pub struct Replies {
+    /// The fewest deciding squares first: most moves miss them.
+    replies: Vec<(Side, Bitboard, GMove)>,
+}
+
+impl Replies {
+    /// The replies of the defender in `s` (the attacker to move); `None` when the game
+    /// is over.
+    pub fn of(game: &Glass, s: &GState) -> Option<Replies> {
+        if s.ended.is_some() {
+            return None;
+        }
+        let passed = game.other_side_to_move(s)?;
+        let our_king = s.king(s.turn);
+        let mut replies: Vec<(Side, Bitboard, GMove)> = game
+            .moves(&passed)
+            .into_iter()
+            .filter(|r| !takes(r, our_king))
+            .map(|r| (r.side, deciding_squares(&r), r))
+            .collect();
+        replies
+            .sort_unstable_by_key(|(side, squares, _)| (squares.count(), side.index(), squares.0));
+        // One reply for each board and set of squares (the promotions of one pawn).
+        replies.dedup_by_key(|(side, squares, _)| (*side, *squares));
+        Some(Replies { replies })
+    }
+
+    /// A reply the attacker's move `w` from `s` leaves standing, if any.
+    pub fn standing_after(&self, s: &GState, w: &GMove) -> Option<GMove> {
+        self.standing(s, w).next()
+    }
+
+    /// Every reply `w` from `s` leaves standing (one for each board and set of deciding
+    /// squares).
+    pub fn standing<'a>(&'a self, s: &GState, w: &GMove) -> impl Iterator<Item = GMove> + 'a {
+        let t = touched(s, w);
+        self.replies
+            .iter()
+            .filter(move |(side, squares, _)| (t[side.index()] & *squares).is_empty())
+            .map(|&(_, _, r)| r)
+    }
 }
 
 /// The squares of its board on which whether `r` is a move, and what it does, depends:

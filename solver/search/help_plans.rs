@@ -13,7 +13,8 @@
 //! - **Every P has a plan that holds in P** (each named man stands in P where the plan
 //!   says). The listing branches, for the first flight the named men do not cover, over
 //!   every witness: a man of the mated side on the flight, or a man of the mating side on
-//!   a square from which it attacks the flight with nothing named in between. P's own
+//!   a square from which it attacks the flight with nothing named in between (under
+//!   Taxi with little money, or on the flight itself: below). P's own
 //!   witness is among them: a line clear in P is clear among the named men, who stand in
 //!   P where they are named. A square the plan needs empty (between the checker and k,
 //!   or between a witness and its flight) is empty in P, so no man P places there is
@@ -54,10 +55,15 @@
 //!   line, and no parry is asked for (every plan is written as it is).
 //! - **Taxi.** A check and a guard are affordable attacks: an attack is still needed,
 //!   so the checker and the witnesses stand. A flight may also be barred by its price
-//!   alone, so plans serve only where the mated side surely holds a king's step and the
-//!   dearest fee (5) at the mate (`Game::flights_need_guards`; with less the mate bound
-//!   prunes instead). Then the mated side could pay to take a king beside its own, so
-//!   the kings never stand side by side in a mate, as in FIDE. A parry may be too dear
+//!   alone (`Game::flights_barred_by`). Where the mated side surely holds a king's step
+//!   and the dearest fee (5) at the mate, it is not, and the listing is FIDE's. Where it
+//!   surely holds a step (an income of one or more) but perhaps not a fee, a flight held
+//!   by a man of the mating side may be too dear to take: such a man standing on the
+//!   flight is a witness too (`stand`), so P's own witness is still among those listed.
+//!   Where it may hold nothing, plans would name a king and a checker only, and the
+//!   mate bound prunes instead. Whenever plans serve, the mated side could pay to take
+//!   a king beside its own, so the kings never stand side by side in a mate, as in
+//!   FIDE. A parry may be too dear
 //!   to play: it is asked for only where the mated side surely pays the dearest move at
 //!   the mate (`parries`); then a parry is illegal only by an affordable attack on the
 //!   king after it, which comes from a second checker or a pinner as in FIDE (the
@@ -115,6 +121,10 @@ pub struct MateRules {
     /// illegal by a second check or a pin alone, not by a fall (Trapdoor) or its price
     /// (Taxi, where the mated side may hold less than the dearest move at the mate).
     pub parries: bool,
+    /// A man of the mating side standing on a flight bars it: its capture may be too
+    /// dear (Taxi, where the mated side surely pays a king's step at the mate but
+    /// perhaps not a fee, `mate_bound::Flights::OrTooDear`).
+    pub stand: bool,
 }
 
 impl MateRules {
@@ -122,6 +132,7 @@ impl MateRules {
     pub const FIDE: MateRules = MateRules {
         falls: false,
         parries: true,
+        stand: false,
     };
 }
 
@@ -214,7 +225,8 @@ impl<G: Geometry> Lister<'_, G> {
     }
 
     /// Whether the named men cover flight `f`: a man of the mated side stands there, or
-    /// a man of the mating side attacks it, the king off k.
+    /// a man of the mating side attacks it, the king off k (or, where its capture may be
+    /// too dear, `stand`, stands there).
     fn covered(&self, f: Square) -> bool {
         if self.blockers.contains(f) {
             return true;
@@ -223,8 +235,11 @@ impl<G: Geometry> Lister<'_, G> {
         self.named.iter().any(|n| {
             let m = self.men[n.man as usize];
             m.color == self.winner
-                && n.to != f
-                && piece_attacks(self.geo, n.form, m.color, n.to, occupied).contains(f)
+                && if n.to == f {
+                    self.rules.stand
+                } else {
+                    piece_attacks(self.geo, n.form, m.color, n.to, occupied).contains(f)
+                }
         })
     }
 
@@ -302,6 +317,26 @@ impl<G: Geometry> Lister<'_, G> {
                     self.blockers = self.blockers.with(f);
                     self.flights(win, lose + d);
                     self.blockers = self.blockers.without(f);
+                    self.unname();
+                }
+            }
+        }
+        // A man of the mating side other than its king stands on f, where its capture
+        // may be too dear (the kings never stand side by side: the mated side pays a
+        // king's step at the mate, so the mating king there would be in check).
+        if self.rules.stand && !self.occupied.contains(f) && !self.keep_empty.contains(f) {
+            for i in 0..self.men.len() {
+                let m = self.men[i];
+                if m.color != self.winner || m.role == Role::King || self.used & (1 << i) != 0 {
+                    continue;
+                }
+                for &form in forms(m.role) {
+                    let d = self.distance(i, form, f);
+                    if d == FAR || win + d > self.win_left {
+                        continue;
+                    }
+                    self.name(i, f, form);
+                    self.flights(win + d, lose);
                     self.unname();
                 }
             }
