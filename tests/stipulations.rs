@@ -239,8 +239,8 @@ fn a_flight_barred_by_a_man_too_dear_to_take_is_no_flight() {
 /// games of `rules`, each with `first_turns` to `first_turns + 3` turns and at
 /// most `most_men` men (one fewer beyond six turns): the bound may never call a
 /// position hopeless that has a help-mate. How many it called hopeless, how many had a
-/// help-mate, and how many of those the bound judged with a flight barred by a man of
-/// the mating side standing on it (`Flights::OrTooDear`).
+/// help-mate, and how many of those the bound judged where a flight may be barred by a
+/// man of the mating side standing on it (`Flights::OrTooDear`).
 fn bound_against_definition(
     seed: u64,
     count: u32,

@@ -180,9 +180,9 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
 
     /// The plans of `search::help_plans`, on a fixed board, loosened for the falls of
     /// Trapdoor and the prices of Taxi (`MateRules`). Not where the mated side may hold
-    /// nothing at the mate (Taxi with no income): a flight may be barred by the price of
-    /// a plain step, plans of a king and a checker would prune less than the mate bound,
-    /// which then serves.
+    /// nothing at the mate (Taxi with no income and little cash): a flight may be barred
+    /// by the price of a plain step, plans of a king and a checker would prune less than
+    /// the mate bound, which then serves.
     fn help_guide(
         &self,
         root: &BoardState,

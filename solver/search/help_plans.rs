@@ -13,8 +13,8 @@
 //! - **Every P has a plan that holds in P** (each named man stands in P where the plan
 //!   says). The listing branches, for the first flight the named men do not cover, over
 //!   every witness: a man of the mated side on the flight, or a man of the mating side on
-//!   a square from which it attacks the flight with nothing named in between (under
-//!   Taxi with little money, or on the flight itself: below). P's own
+//!   a square from which it attacks the flight with nothing named in between, or (under
+//!   Taxi with little money, below) standing on the flight itself. P's own
 //!   witness is among them: a line clear in P is clear among the named men, who stand in
 //!   P where they are named. A square the plan needs empty (between the checker and k,
 //!   or between a witness and its flight) is empty in P, so no man P places there is
@@ -56,12 +56,13 @@
 //! - **Taxi.** A check and a guard are affordable attacks: an attack is still needed,
 //!   so the checker and the witnesses stand. A flight may also be barred by its price
 //!   alone (`Game::flights_barred_by`). Where the mated side surely holds a king's step
-//!   and the dearest fee (5) at the mate, it is not, and the listing is FIDE's. Where it
-//!   surely holds a step (an income of one or more) but perhaps not a fee, a flight held
-//!   by a man of the mating side may be too dear to take: such a man standing on the
-//!   flight is a witness too (`stand`), so P's own witness is still among those listed.
-//!   Where it may hold nothing, plans would name a king and a checker only, and the
-//!   mate bound prunes instead. Whenever plans serve, the mated side could pay to take
+//!   and the dearest fee (5) at the mate, it is not, and flights are witnessed as in
+//!   FIDE. Where it surely holds a step (always so with an income of one or more) but
+//!   perhaps not a fee, a flight held by a man of the mating side may be too dear to
+//!   take: such a man standing on the flight is a witness too (`stand`), so P's own
+//!   witness is still among those listed. Where it may hold nothing (no income and
+//!   little cash), plans would name a king and a checker only, and the mate bound
+//!   prunes instead. Whenever plans serve, the mated side could pay to take
 //!   a king beside its own, so the kings never stand side by side in a mate, as in
 //!   FIDE. A parry may be too dear
 //!   to play: it is asked for only where the mated side surely pays the dearest move at
@@ -1101,16 +1102,36 @@ mod tests {
     /// Whether some plan listed from `mate` itself names only men already where it
     /// names them.
     fn holds_in_place(tables: &Arc<MateTables>, mate: &Position) -> Option<bool> {
-        let guide = plans(
-            tables.clone(),
-            &Standard,
-            mate,
-            Color::White,
-            5,
-            MateRules::FIDE,
-        )
-        .ok()?;
+        holds_in_place_by(tables, mate, MateRules::FIDE)
+    }
+
+    /// `holds_in_place` under `rules`.
+    fn holds_in_place_by(
+        tables: &Arc<MateTables>,
+        mate: &Position,
+        rules: MateRules,
+    ) -> Option<bool> {
+        let guide = plans(tables.clone(), &Standard, mate, Color::White, 5, rules).ok()?;
         Some(guide.frames[0].live.iter().any(|l| l.need == [0, 0]))
+    }
+
+    /// A Taxi mate whose flight holds a man too dear to take (rules.md 2.1, 2.3): Black,
+    /// with one guilder at its turn, cannot pay for Kxa7 (a step and the edge's fee, two)
+    /// nor for Kxb8 (the pawn guards it); the rook checks and holds b7. Only the pawn
+    /// standing on a7 bars that flight, so a plan holds in this mate only where a man
+    /// standing on a flight is its witness (`MateRules::stand`); under FIDE's listing
+    /// none does (Kxa7 would be a flight).
+    #[test]
+    fn a_man_too_dear_to_take_on_a_flight_is_its_witness() {
+        let tables = MateTables::for_geometry(&Standard);
+        let mate = parse_fen("kR6/P7/8/8/8/8/8/7K b - - 0 1").unwrap();
+        let stand = MateRules {
+            falls: false,
+            parries: false,
+            stand: true,
+        };
+        assert_eq!(holds_in_place_by(&tables, &mate, stand), Some(true));
+        assert_eq!(holds_in_place(&tables, &mate), Some(false));
     }
 
     /// Mates that need `Lister::finish`'s answers to a parry: a double check by two
