@@ -227,12 +227,12 @@ impl<T: Terrain> Game<T> {
     }
 
     /// What bars a flight of `!winner`'s king, mated with the last of `turns` turns from
-    /// `pos` (`mate_bound::Flights`): as in FIDE where it surely pays every king's step
-    /// at the mate; also a man of the winner's standing there where it surely pays a
-    /// plain step (one) but perhaps not a capture's fee; nothing asked where it may hold
-    /// nothing.
+    /// `pos` (`mate_bound::Flights`): its own man or an attack, as in FIDE, where it
+    /// surely pays every king's step and capture at the mate; also a man of the
+    /// winner's standing there where it surely pays a plain step (one) but perhaps not
+    /// a capture's fee; nothing asked where it may hold nothing.
     pub fn flights_barred_by(&self, pos: &Position, winner: Color, turns: u32) -> Flights {
-        if self.flights_need_guards(pos, winner, turns) {
+        if self.mated_side_holds(pos, winner, turns, taxi::DEAREST_KING_STEP) {
             Flights::Guarded
         } else if self.mated_side_holds(pos, winner, turns, 1) {
             Flights::OrTooDear
@@ -249,13 +249,6 @@ impl<T: Terrain> Game<T> {
             let (_, own_moves) = crate::search::mate_bound::moves_left(pos, winner, turns);
             taxi::surely_holds(pos, !winner, own_moves, taxi, self.taxi_dearest, amount)
         })
-    }
-
-    /// Whether a square next to the mated king is barred to it only by its own man or
-    /// an attack, as in FIDE: under Taxi only where the mated side surely pays every
-    /// king's step at the mate (else a flight may be barred by its price alone).
-    pub fn flights_need_guards(&self, pos: &Position, winner: Color, turns: u32) -> bool {
-        self.mated_side_holds(pos, winner, turns, taxi::DEAREST_KING_STEP)
     }
 
     /// What this game changes in a mate given by `winner` with the last of `turns`

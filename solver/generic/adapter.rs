@@ -190,9 +190,9 @@ impl<T: Terrain> TurnGame for OneBoard<'_, T> {
         turns: u32,
     ) -> Result<Box<dyn super::help::HelpGuide<Move> + '_>, super::help::NoGuide> {
         use super::help::NoGuide;
-        let unasked = crate::search::mate_bound::Flights::Unasked;
+        use crate::search::mate_bound::Flights;
         if root.ended.is_some()
-            || self.game.flights_barred_by(&root.position, winner, turns) == unasked
+            || self.game.flights_barred_by(&root.position, winner, turns) == Flights::Unasked
         {
             return Err(NoGuide::NotServed);
         }

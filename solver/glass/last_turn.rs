@@ -136,6 +136,10 @@ mod tests {
     use super::*;
     use crate::types::Color;
 
+    const GAME: Glass = Glass {
+        attacker: Color::White,
+    };
+
     fn state(line: &str) -> GState {
         super::super::read_line(line)
             .expect("a Looking-Glass line")
@@ -147,9 +151,7 @@ mod tests {
     /// Black's replies (Kb1, and b2-b1 promoting); then every Black move takes the king.
     #[test]
     fn only_the_kings_step_into_the_box_is_a_candidate() {
-        let game = Glass {
-            attacker: Color::White,
-        };
+        let game = GAME;
         let s = state("8/8/8/8/8/8/pp6/k7 w - - mirror \"8/8/8/8/8/8/8/2K5\";");
         assert_eq!(
             coords(&game, &s, self_mate_candidates(&game, &s)),
@@ -167,9 +169,7 @@ mod tests {
     /// none is a candidate, and the rook's move refutes at the defender's last turn.
     #[test]
     fn a_free_rook_leaves_no_candidate() {
-        let game = Glass {
-            attacker: Color::White,
-        };
+        let game = GAME;
         let s = state("7r/8/8/8/8/8/pp6/k7 w - - mirror \"8/8/8/8/8/8/8/2K5\";");
         assert_eq!(
             coords(&game, &s, self_mate_candidates(&game, &s)),

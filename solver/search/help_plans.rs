@@ -302,44 +302,14 @@ impl<G: Geometry> Lister<'_, G> {
             return;
         }
         // A man of the mated side stands on f (under Trapdoor it may stand on a
-        // witness's line: it falls after the king's step).
+        // witness's line: it falls after the king's step); or, where its capture may be
+        // too dear, a man of the mating side other than its king (the kings never stand
+        // side by side: the mated side pays a king's step at the mate, so the mating
+        // king there would be in check).
         if !self.occupied.contains(f) && !self.keep_empty.contains(f) {
-            for i in 0..self.men.len() {
-                let m = self.men[i];
-                if m.color == self.winner || m.role == Role::King || self.used & (1 << i) != 0 {
-                    continue;
-                }
-                for &form in forms(m.role) {
-                    let d = self.distance(i, form, f);
-                    if d == FAR || lose + d > self.lose_left {
-                        continue;
-                    }
-                    self.name(i, f, form);
-                    self.blockers = self.blockers.with(f);
-                    self.flights(win, lose + d);
-                    self.blockers = self.blockers.without(f);
-                    self.unname();
-                }
-            }
-        }
-        // A man of the mating side other than its king stands on f, where its capture
-        // may be too dear (the kings never stand side by side: the mated side pays a
-        // king's step at the mate, so the mating king there would be in check).
-        if self.rules.stand && !self.occupied.contains(f) && !self.keep_empty.contains(f) {
-            for i in 0..self.men.len() {
-                let m = self.men[i];
-                if m.color != self.winner || m.role == Role::King || self.used & (1 << i) != 0 {
-                    continue;
-                }
-                for &form in forms(m.role) {
-                    let d = self.distance(i, form, f);
-                    if d == FAR || win + d > self.win_left {
-                        continue;
-                    }
-                    self.name(i, f, form);
-                    self.flights(win + d, lose);
-                    self.unname();
-                }
+            self.stand_on(f, !self.winner, win, lose);
+            if self.rules.stand {
+                self.stand_on(f, self.winner, win, lose);
             }
         }
         // A man of the mating side attacks f.
@@ -376,6 +346,43 @@ impl<G: Geometry> Lister<'_, G> {
                     self.unname();
                     (self.keep_empty, self.witness_lines) = (keep, lines);
                 }
+            }
+        }
+    }
+
+    /// Every plan that completes the named men with a man of `side` other than its king
+    /// standing on flight `f`, in each form it can take within its side's moves left
+    /// (`win` and `lose` spent): a man of the mated side holds the flight, one of the
+    /// mating side bars it (`MateRules::stand`).
+    fn stand_on(&mut self, f: Square, side: Color, win: u8, lose: u8) {
+        let mated = side != self.winner;
+        for i in 0..self.men.len() {
+            let m = self.men[i];
+            if m.color != side || m.role == Role::King || self.used & (1 << i) != 0 {
+                continue;
+            }
+            for &form in forms(m.role) {
+                let d = self.distance(i, form, f);
+                if d == FAR {
+                    continue;
+                }
+                let (win, lose) = if mated {
+                    (win, lose + d)
+                } else {
+                    (win + d, lose)
+                };
+                if win > self.win_left || lose > self.lose_left {
+                    continue;
+                }
+                self.name(i, f, form);
+                if mated {
+                    self.blockers = self.blockers.with(f);
+                }
+                self.flights(win, lose);
+                if mated {
+                    self.blockers = self.blockers.without(f);
+                }
+                self.unname();
             }
         }
     }
