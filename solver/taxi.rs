@@ -164,24 +164,12 @@ pub const DEAREST_KING_STEP: u32 = 1 + 4;
 
 /// Whether `color`, with `moves` moves of its own still to play from `pos` (its turns
 /// and the other side's alternating, the other side's last move ending them), surely
-/// holds at least `DEAREST_KING_STEP` when that last move is made: then it pays for
-/// every king's step and capture there, and a square next to its king is barred to
-/// the king only by its own man or an attack, as in FIDE. Its cash then is at least
-/// what it holds now, with every income it receives until then (one before each of its
-/// turns still ahead, and one for the turn after the last move; rules.md 2 intro),
-/// less `dearest` for each of its moves; and never less than that last income.
-pub fn pays_every_king_step(
-    pos: &Position,
-    color: Color,
-    moves: u32,
-    taxi: &Taxi,
-    dearest: u32,
-) -> bool {
-    surely_holds(pos, color, moves, taxi, dearest, DEAREST_KING_STEP)
-}
-
-/// Whether `color` surely holds at least `amount` when the other side's last move is
-/// made, counted as in `pays_every_king_step`.
+/// holds at least `amount` when that last move is made (with `DEAREST_KING_STEP` it
+/// pays for every king's step and capture there, and a square next to its king is
+/// barred to the king only by its own man or an attack, as in FIDE). Its cash then is
+/// at least what it holds now, with every income it receives until then (one before
+/// each of its turns still ahead, and one for the turn after the last move; rules.md 2
+/// intro), less `dearest` for each of its moves; and never less than that last income.
 pub fn surely_holds(
     pos: &Position,
     color: Color,
