@@ -649,12 +649,30 @@ impl<T: Terrain> Game<T> {
     /// step next to the other king counts as a check here (it may be one, rules.md 2.2),
     /// so every move called quiet is one.
     pub fn quiet_move(&self, pos: &Position) -> Option<Move> {
+        self.first_checkless_move(pos, true)
+    }
+
+    /// A legal move that gives no check and takes nothing (en passant included), as
+    /// `quiet_move` finds one. Where a capture has consequences beyond the board (a man
+    /// taken on Underworld's World drops onto the other board, rules.md 4.3).
+    pub fn quiet_move_taking_nothing(&self, pos: &Position) -> Option<Move> {
+        self.first_checkless_move(pos, false)
+    }
+
+    fn first_checkless_move(&self, pos: &Position, captures: bool) -> Option<Move> {
         if self.rules.trapdoor.is_some() || self.terrain.shifts() {
             return None;
         }
         let geo = self.geo(pos);
         let info = crate::search::CheckInfo::with_king_checks(geo, pos, self.rules.taxi.is_some());
-        let mut first = FirstLegal::new(|mv| !info.gives_check(geo, pos, mv));
+        let occupied = pos.board().occupied();
+        let takes = |mv: Move| match mv.kind {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle => false,
+            _ => occupied.contains(mv.to),
+        };
+        let mut first =
+            FirstLegal::new(|mv| (captures || !takes(mv)) && !info.gives_check(geo, pos, mv));
         self.generate_base(pos, &mut first);
         first.found
     }

@@ -467,6 +467,13 @@ fn help_mates_count_a_sides_moves_on_both_boards_as_one_turn() {
 /// the Underworld about the Underworld Kings (so that returns, drops and captures of
 /// either King happen), and every phase. `None` when the line breaks rule 4.8c.
 fn random_help_line(rng: &mut Rng) -> Option<(String, UState)> {
+    random_line(rng, false, false)
+}
+
+/// `random_help_line`, with the colours of the men swapped (`swapped`: White's king
+/// near an edge with Black men about it, as for a self-mate) and with the Underworld
+/// holding its Kings alone (`bare_under`: inactive, rule 4.1).
+fn random_line(rng: &mut Rng, swapped: bool, bare_under: bool) -> Option<(String, UState)> {
     const WHITE: &[char] = &['Q', 'R', 'R', 'B', 'N', 'N', 'P', 'P'];
     const BLACK: &[char] = &['q', 'r', 'b', 'n', 'p', 'p'];
     let mut boards = [[None::<char>; 64]; 2];
@@ -499,6 +506,22 @@ fn random_help_line(rng: &mut Rng) -> Option<(String, UState)> {
         let c = BLACK[rng.below(BLACK.len())];
         put(1, near_square(rng, wuk, 2), c, &mut boards);
     }
+    for c in boards.iter_mut().flatten().flatten() {
+        if swapped {
+            *c = if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            };
+        }
+    }
+    if bare_under {
+        for c in boards[1].iter_mut() {
+            if !matches!(c, Some('K' | 'k')) {
+                *c = None;
+            }
+        }
+    }
     // No pawn on the World's first or last rank, nor on the Underworld's own first.
     for (sq, c) in boards[0].iter_mut().enumerate() {
         if matches!(c, Some('P' | 'p')) && !(8..56).contains(&sq) {
@@ -511,7 +534,7 @@ fn random_help_line(rng: &mut Rng) -> Option<(String, UState)> {
         }
     }
     let phase = ["WW", "BW", "BU", "WU"][rng.below(4)];
-    let turn = if phase == "BW" { 'b' } else { 'w' };
+    let turn = if phase.starts_with('B') { 'b' } else { 'w' };
     let line = format!(
         "{} {turn} - - underworld \"{}\"; phase {phase};",
         placement_fen(&boards[0]),
@@ -531,7 +554,7 @@ fn help_play_with_its_bound_finds_every_line_played_out() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let stop = AtomicBool::new(false);
     let (mut compared, mut with_lines, mut returns, mut bounded) = (0, 0, 0, 0);
-    while compared < 600 {
+    while compared < 1_000 {
         let Some((line, s)) = random_help_line(&mut rng) else {
             continue;
         };
@@ -582,4 +605,215 @@ fn help_play_with_its_bound_finds_every_line_played_out() {
     assert!(with_lines >= 70, "{with_lines} positions with a line");
     assert!(returns >= 10, "{returns} positions with a return in a line");
     assert!(bounded >= 150, "{bounded} positions bounded at the root");
+}
+
+/// Whether White forces the goal from `s` (the game going on there) within `rounds`
+/// rounds, this one included, every move of both sides played: a mate of Black
+/// (`self_mate` false) or, for a self-mate, a win of Black's by a move of Black's
+/// (rules.md 8.1, 8.3).
+fn forces(s: &UState, rounds: u32, self_mate: bool) -> bool {
+    let g = Underworld;
+    let white = s.mover() == fairysolve::types::Color::White;
+    let mut outcomes = g
+        .moves(s)
+        .into_iter()
+        .map(|m| move_forces(s, m, rounds, self_mate));
+    if white {
+        outcomes.any(|x| x)
+    } else {
+        outcomes.all(|x| x)
+    }
+}
+
+/// Whether `m` played in `s` leads to the goal of `forces` within `rounds`.
+fn move_forces(s: &UState, m: fairysolve::underworld::UMove, rounds: u32, self_mate: bool) -> bool {
+    use fairysolve::types::Color;
+    let g = Underworld;
+    let next = g.play(s, m);
+    if let Some(end) = g.end(&next) {
+        return if self_mate {
+            s.mover() == Color::Black && end == End::Win(Color::Black)
+        } else {
+            end == End::Win(Color::White)
+        };
+    }
+    let left = if g.new_round(s, &next) {
+        rounds - 1
+    } else {
+        rounds
+    };
+    left > 0 && forces(&next, left, self_mate)
+}
+
+/// Whether some line from `s` brings a win for either side before a new round begins.
+fn a_win_in_the_round(s: &UState) -> bool {
+    let g = Underworld;
+    g.moves(s).into_iter().any(|m| {
+        let next = g.play(s, m);
+        matches!(g.end(&next), Some(End::Win(_)))
+            || (!g.new_round(s, &next) && g.end(&next).is_none() && a_win_in_the_round(&next))
+    })
+}
+
+/// The lemmas of `underworld::last_turn`, on random positions of both boards from
+/// every phase (White's king or Black's beset, the Underworld active or holding its
+/// Kings alone): after a quiet move nobody wins before the round ends, whatever both
+/// sides play; and each move of White's that a candidate list leaves out reaches
+/// neither the mate nor the self-mate within the round.
+#[test]
+fn the_last_turns_are_decided_as_every_move_played_decides() {
+    use fairysolve::underworld::last_turn::{mate_candidates, quiet_move, self_mate_candidates};
+    let g = Underworld;
+    let mut rng = Rng(0x9E6C_63D0_676A_9A99);
+    let (mut quiet, mut left_out) = ([0usize; 4], [0usize; 2]);
+    let mut drawn = 0;
+    while drawn < 4_000 {
+        let (swapped, bare) = (rng.below(2) == 0, rng.below(3) == 0);
+        let Some((line, s)) = random_line(&mut rng, swapped, bare) else {
+            continue;
+        };
+        if g.end(&s).is_some() {
+            continue;
+        }
+        drawn += 1;
+        let moves = g.moves(&s);
+        if let Some(m) = quiet_move(&g, &s) {
+            assert!(moves.contains(&m), "{line}: {m:?} is no move");
+            let after = g.play(&s, m);
+            assert!(
+                !matches!(g.end(&after), Some(End::Win(_))),
+                "{line}: {m:?} wins"
+            );
+            assert!(
+                g.new_round(&s, &after) || g.end(&after).is_some() || !a_win_in_the_round(&after),
+                "{line}: a win in the round after {m:?}"
+            );
+            quiet[s.phase.index()] += 1;
+        }
+        let lists = [
+            (self_mate_candidates(&g, &s), true),
+            (mate_candidates(&g, &s), false),
+        ];
+        for (list, self_mate) in lists {
+            let Some(list) = list else { continue };
+            for &m in moves.iter().filter(|m| !list.contains(m)) {
+                assert!(
+                    !move_forces(&s, m, 1, self_mate),
+                    "{line}: {m:?} left out, but it forces the {} in the round",
+                    if self_mate { "self-mate" } else { "mate" }
+                );
+                left_out[usize::from(self_mate)] += 1;
+            }
+        }
+    }
+    // Quiet moves at BW, BU and WU; moves left out of both lists.
+    assert!(
+        quiet[1] >= 300 && quiet[2] >= 300 && quiet[3] >= 300,
+        "{quiet:?}"
+    );
+    assert!(left_out[0] >= 2_000 && left_out[1] >= 2_000, "{left_out:?}");
+}
+
+/// `s#1`, `s#2`, `#1` and `#2` on Underworld proved by the solver core, with the last
+/// turns decided by `underworld::last_turn`, as playing every move proves them, on
+/// random positions of both boards from every phase.
+#[test]
+fn self_mates_and_mates_are_proved_as_every_move_played_proves() {
+    use fairysolve::generic::search::{Goal, Prover};
+    use fairysolve::types::Color;
+    let mut rng = Rng(0x2F1B_5C3D_8E7A_6B41);
+    let stop = AtomicBool::new(false);
+    let (mut compared, mut proved_true) = (0, [0usize; 2]);
+    while compared < 6_000 {
+        let (swapped, bare) = (rng.below(2) == 0, rng.below(3) == 0);
+        let Some((line, s)) = random_line(&mut rng, swapped, bare) else {
+            continue;
+        };
+        if Underworld.end(&s).is_some() {
+            continue;
+        }
+        // Two rounds from a phase late in the round; one from its start.
+        let n = if s.phase.index() >= 2 && rng.below(2) == 0 {
+            2
+        } else {
+            1
+        };
+        compared += 1;
+        for (goal, self_mate) in [(Goal::SelfLoss, true), (Goal::Win, false)] {
+            let table = Table::new(8);
+            let proved = Prover::new(&Underworld, Color::White, goal, &table, &stop, None)
+                .wins(&s, n)
+                .expect("no limit");
+            let played = forces(&s, n, self_mate);
+            assert_eq!(proved, played, "{line}: {goal:?} in {n}");
+            proved_true[usize::from(self_mate)] += usize::from(played);
+        }
+    }
+    assert!(
+        proved_true[0] >= 100 && proved_true[1] >= 30,
+        "{proved_true:?}"
+    );
+}
+
+/// The Underworld self-mate bench suite (`positions/bench/underworld-self.epd`): each
+/// line's key set as its `c1` lists it, proved by the solver core with the last turns
+/// of `underworld::last_turn`.
+#[test]
+fn the_self_mate_bench_suite_has_its_keys() {
+    use fairysolve::generic::search::{solve_for, Goal};
+    use fairysolve::problem::Aim;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/bench/underworld-self.epd"
+    ))
+    .expect("the suite");
+    let (mut self_mates, mut others) = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let p = read_line(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let stip = p.stipulation.expect("a stipulation");
+        let goal = if stip.aim == Aim::Selfmate {
+            Goal::SelfLoss
+        } else {
+            Goal::Win
+        };
+        let table = Table::new(16);
+        let stop = AtomicBool::new(false);
+        let opts = SolveOptions {
+            threads: 1,
+            ..SolveOptions::default()
+        };
+        let sol = solve_for(
+            &Underworld,
+            goal,
+            &table,
+            &p.state,
+            stip.moves,
+            &opts,
+            &stop,
+            &|_, _| {},
+        );
+        assert!(sol.finished(), "{line}");
+        let mut keys: Vec<&str> = sol.keys.iter().map(|k| k.0.as_str()).collect();
+        keys.sort();
+        let listed = line.split("keys: ").nth(1).expect("c1").split('"').next();
+        let want: Vec<&str> = listed
+            .expect("c1")
+            .split_whitespace()
+            .filter(|&k| k != "none")
+            .collect();
+        assert_eq!(keys, want, "{line}");
+        if keys.is_empty() {
+            others += 1;
+        } else {
+            self_mates += usize::from(goal == Goal::SelfLoss);
+        }
+    }
+    assert_eq!(
+        (self_mates, others),
+        (11, 4),
+        "self-mates, lines without a key"
+    );
 }

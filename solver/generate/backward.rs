@@ -36,13 +36,41 @@ const WAYS_SEARCHED: u32 = 4_000;
 /// the run's board shifts: aftershocks are not built backwards).
 pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
     match spec.board_with_fide_moves()? {
-        AnyGame::Standard(game) => build(&game, spec, index, |_, pos, spec| retracted(pos, spec)),
+        AnyGame::Standard(game) => build(&game, spec, index, |_, pos, spec| {
+            retracted(pos, spec, true)
+        }),
         AnyGame::Earthquake(game) => {
             build(game.as_ref(), spec, index, |game, pos, _| moved(game, pos))
         }
         AnyGame::Aftershocks(_) => None,
     }
 }
+
+/// The diagram line of an Underworld self-mate candidate: the World built backwards
+/// with FIDE moves and nothing taken back that was captured (a capture would wake the
+/// Underworld, rules.md 4.3), the Underworld holding its Kings alone, two squares or
+/// more apart (inactive: its turns are skipped and the play is FIDE's until a capture,
+/// 4.1). The Underworld's own rules then prove it.
+pub fn underworld_self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
+    let game = Game::fide();
+    let world = build(&game, spec, index, |_, pos, spec| {
+        retracted(pos, spec, false)
+    })?;
+    let mut d = Draw::new(spec.seed ^ UNDER_KINGS_SALT, index);
+    let black = d.pick_square(crate::bitboard::Bitboard::FULL);
+    let far = !(crate::geometry::Standard.king_attacks(black).with(black));
+    let white = d.pick_square(far);
+    let mut under = crate::board::Board::default();
+    under.put(black, Piece::new(Color::Black, Role::King));
+    under.put(white, Piece::new(Color::White, Role::King));
+    Some(format!(
+        "{world} underworld \"{}\"; phase WW;",
+        fen::write_placement(&under)
+    ))
+}
+
+/// Keeps the Underworld Kings' draw apart from the World's.
+const UNDER_KINGS_SALT: u64 = 0x0D0C_0B0A_0908_0706;
 
 /// A way back from a position: the placement before a move, and the move's start,
 /// arrival and promotion (each checked forward by `step_back`).
@@ -349,7 +377,7 @@ fn taken_back<T: Terrain>(
 /// The ways back from `pos` on the standard board: the retro module's retractions, an
 /// uncapture only within the run's bound of men and of a role the run draws, no castling
 /// or en passant.
-fn retracted(pos: &Position, spec: &Spec) -> Vec<Way> {
+fn retracted(pos: &Position, spec: &Spec, uncaptures: bool) -> Vec<Way> {
     let here = RetroPosition::of(pos);
     let board = RetroGame::new(crate::geometry::Standard, None, false);
     let mut list: Vec<Retraction> = Vec::new();
@@ -359,8 +387,9 @@ fn retracted(pos: &Position, spec: &Spec) -> Vec<Way> {
         .filter(|r| {
             r.en_passant.is_none()
                 && r.castle.is_none()
-                && r.captured
-                    .is_none_or(|role| men < spec.men.1 && spec.pieces.contains(&role))
+                && r.captured.is_none_or(|role| {
+                    uncaptures && men < spec.men.1 && spec.pieces.contains(&role)
+                })
         })
         .filter_map(|r| Some((board.unplay(&here, &r)?.board, r.from, r.to, r.promoted)))
         .collect()
@@ -436,7 +465,8 @@ mod tests {
             };
             ends += 1;
             let mut budget = WAYS_SEARCHED;
-            let ways: WaysBack<crate::geometry::Standard> = |_, pos, spec| retracted(pos, spec);
+            let ways: WaysBack<crate::geometry::Standard> =
+                |_, pos, spec| retracted(pos, spec, true);
             let found = search_back(
                 &game,
                 ways,

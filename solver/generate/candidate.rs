@@ -107,8 +107,12 @@ fn on_board(men: &[(usize, Square, Piece)], b: usize) -> Vec<(Square, Piece)> {
 
 /// The diagram line of candidate `index` (no stipulation, id or solution yet), or `None`
 /// when none was drawn. It may still be illegal: reading it is the first check. A
-/// self-mate on one board is built backwards from its end (`backward`).
+/// self-mate on one board, or on Underworld's World, is built backwards from its end
+/// (`backward`).
 pub fn diagram(spec: &Spec, index: u64) -> Option<String> {
+    if spec.board == Board::Underworld && spec.stip.aim == crate::problem::Aim::Selfmate {
+        return super::backward::underworld_self_mate_diagram(spec, index);
+    }
     if spec.board == Board::Single && spec.stip.aim == crate::problem::Aim::Selfmate {
         // Built with FIDE moves on the run's board; under Trapdoor or Taxi the diagram
         // is then proved by the game's own rules like every candidate.

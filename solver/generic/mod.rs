@@ -148,10 +148,10 @@ pub trait TurnGame: Sync {
     }
 
     /// A legal move of the side to move in `s`, found without playing it, after which
-    /// nobody has won and a new round begins, where the game can tell that quickly
-    /// (`None`: it cannot, or there is no such move). The defender's last turn of a
-    /// stipulation is then decided without a move list: such a move refutes `#N` and
-    /// `s#N` alike.
+    /// nobody wins before a new round begins, whatever either side plays until then,
+    /// where the game can tell that quickly (`None`: it cannot, or there is no such
+    /// move). The defender's last turn of a stipulation is then decided without a move
+    /// list: such a move refutes `#N` and `s#N` alike.
     fn quiet_move(&self, _s: &Self::State) -> Option<Self::Move> {
         None
     }
@@ -172,6 +172,14 @@ pub trait TurnGame: Sync {
     /// end needs no asking; `None`: every legal move is tried, and the game asked
     /// whether it ended.
     fn self_mate_candidates(&self, _s: &Self::State) -> Option<Vec<Self::Move>> {
+        None
+    }
+
+    /// The same as `self_mate_candidates` for `#N`: the attacker's legal moves from `s`
+    /// in the last round that may win within it, where the game can tell the others
+    /// without playing them (each move left out lets the defender a reply after which
+    /// nobody wins in the round). `None`: every legal move is tried.
+    fn mate_candidates(&self, _s: &Self::State) -> Option<Vec<Self::Move>> {
         None
     }
 

@@ -231,21 +231,24 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         }
     }
 
-    /// The attacker's last move of a self-mate, where the game lists its candidates
-    /// (`TurnGame::self_mate_candidates`): whether one wins. `None`: not such a node,
-    /// or every move is to be tried.
-    fn self_mate_leaf(
+    /// The attacker's last turn, where the game lists its candidates for the goal
+    /// (`TurnGame::self_mate_candidates`, `TurnGame::mate_candidates`): whether one
+    /// wins. `None`: not such a node, or every move is to be tried.
+    fn last_turn_leaf(
         &self,
         s: &G::State,
         attacking: bool,
         n: u32,
         k: &mut Killers<G::Move, G::State>,
     ) -> Option<Proof<bool>> {
-        if !(attacking && n == 1 && self.goal == Goal::SelfLoss) {
+        if !(attacking && n == 1) {
             return None;
         }
-        let moves = self.game.self_mate_candidates(s)?;
-        Some(self.last_self_mate_move(s, moves, k))
+        let moves = match self.goal {
+            Goal::SelfLoss => self.game.self_mate_candidates(s)?,
+            Goal::Win => self.game.mate_candidates(s)?,
+        };
+        Some(self.last_attacking_move(s, moves, k))
     }
 
     /// What the table's bounds `b` prove for a state with `n` rounds left: a win, no
@@ -269,26 +272,25 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         left: u32,
         k: &mut Killers<G::Move, G::State>,
     ) -> Proof<bool> {
-        // The defender's last turn, and it has a move that ends nothing
-        // (`TurnGame::quiet_move`): the game goes on, the rounds run out, and the
-        // defender holds, against `#N` and `s#N` alike. Whether the game ended needs no
-        // asking: a side with a legal move is not mated.
+        // The defender's last turn, and it has a move after which nobody wins in this
+        // round (`TurnGame::quiet_move`): the rounds run out, and the defender holds,
+        // against `#N` and `s#N` alike. Whether the game ended needs no asking: a side
+        // with a legal move is not mated.
         let attacking = self.game.mover(next) == self.attacker;
         if left == 1 && !attacking {
             if let Some(quiet) = self.game.quiet_move(next) {
                 self.check_limits()?;
                 debug_assert!({
                     let after = self.game.play(next, quiet);
-                    self.game.new_round(next, &after)
-                        && !matches!(self.game.end(&after), Some(End::Win(_)))
+                    !matches!(self.game.end(&after), Some(End::Win(_)))
                 });
                 return Ok(false);
             }
         }
-        // The attacker's last move of a self-mate: where the game lists candidates the
-        // game goes on, or the attacker is stalemated and its list is empty (a draw,
-        // no win): its end needs no asking.
-        if let Some(won) = self.self_mate_leaf(next, attacking, left, k) {
+        // The attacker's last turn: where the game lists candidates the game goes on,
+        // or the attacker is stalemated and its list is empty (a draw, no win): its end
+        // needs no asking.
+        if let Some(won) = self.last_turn_leaf(next, attacking, left, k) {
             return won;
         }
         // A state the table decides needs no look at its end either: the table holds
@@ -356,7 +358,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             }
             hint = b.hint as usize;
         }
-        if let Some(won) = self.self_mate_leaf(s, attacking, n, k) {
+        if let Some(won) = self.last_turn_leaf(s, attacking, n, k) {
             return won;
         }
         self.search_node(None, s, n, k, tabled.then_some(key), hint)
@@ -463,11 +465,11 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         Ok(won)
     }
 
-    /// The attacker's last move of a self-mate from `s`, among `moves`: only those after
-    /// which the defender may be forced to win (`TurnGame::self_mate_candidates`; the
-    /// others fail). Whether one of them forces it; the node is not kept in the table
-    /// (`tabled`).
-    fn last_self_mate_move(
+    /// The attacker's last turn from `s`, among `moves`: only those after which the goal
+    /// may be reached in the round (`TurnGame::self_mate_candidates`,
+    /// `TurnGame::mate_candidates`; the others fail). Whether one of them forces it;
+    /// the node is not kept in the table.
+    fn last_attacking_move(
         &self,
         s: &G::State,
         moves: Vec<G::Move>,

@@ -226,6 +226,41 @@ pub fn self_mate_candidates<T: Terrain>(
     pos: &Position,
     out: &mut MoveList,
 ) -> bool {
+    self_mate_candidates_where(game, pos, Captures::EndTheRound, out)
+}
+
+/// What a capture does to the last round of a self-mate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Captures {
+    /// Nothing: the defender's reply ends the round, a capture or not (the games of
+    /// one board).
+    EndTheRound,
+    /// A capture prolongs the round (on Underworld's World the man taken drops onto the
+    /// Underworld and may wake it, rules.md 4.1, 4.3): only a reply that takes nothing
+    /// is an escape, and every capture of the attacker's is a candidate.
+    ProlongTheRound,
+}
+
+/// `self_mate_candidates` where `captures` says what a capture does to the round.
+pub fn self_mate_candidates_where<T: Terrain>(
+    game: &Game<T>,
+    pos: &Position,
+    captures: Captures,
+    out: &mut MoveList,
+) -> bool {
+    // Compiled apart, so that the games of one board pay nothing for the other mode.
+    match captures {
+        Captures::EndTheRound => candidates::<T, false>(game, pos, out),
+        Captures::ProlongTheRound => candidates::<T, true>(game, pos, out),
+    }
+}
+
+/// `self_mate_candidates_where`, a capture prolonging the round where `PROLONG`.
+fn candidates<T: Terrain, const PROLONG: bool>(
+    game: &Game<T>,
+    pos: &Position,
+    out: &mut MoveList,
+) -> bool {
     if !game.is_plain() || game.in_check(pos) {
         return false;
     }
@@ -238,11 +273,19 @@ pub fn self_mate_candidates<T: Terrain>(
     let mut passed = *pos;
     passed.pass();
     let reply_info = CheckInfo::new(geo, &passed);
-    let mut replies = QuietReplies {
+    // Where a capture prolongs the round, the squares a reply may arrive on (a capture
+    // is no escape) and the arrivals every attacker's move onto is kept.
+    let (arrivals, always) = if PROLONG {
+        (!board.occupied(), board.by_color(!us))
+    } else {
+        (Bitboard::FULL, Bitboard::EMPTY)
+    };
+    let mut replies = QuietReplies::<_, PROLONG> {
         geo,
         info: &reply_info,
         passed: &passed,
         kings: (our_king, their_king),
+        arrivals,
         squares: [Bitboard::EMPTY; QUIET_REPLIES_KEPT],
         len: 0,
     };
@@ -250,17 +293,18 @@ pub fn self_mate_candidates<T: Terrain>(
     let untouchable = &mut replies.squares[..replies.len];
     // The replies that depend on the fewest squares first: most moves miss them.
     untouchable.sort_unstable_by_key(|s| s.count());
-    let steps = KingSteps::new(geo, pos);
+    let steps = KingSteps::new(geo, pos, arrivals);
     if untouchable.is_empty() && steps.len == 0 {
         return false;
     }
     let info = CheckInfo::new(geo, pos);
-    let mut candidates = Candidates {
+    let mut candidates = Candidates::<_, PROLONG> {
         geo,
         pos,
         info: &info,
         untouchable,
         steps: &steps,
+        always,
         out,
     };
     crate::movegen::generate(geo, pos, &mut candidates);
@@ -274,16 +318,18 @@ pub fn self_mate_candidates<T: Terrain>(
 /// is asked for no more: a man none of whose moves on an empty board would be kept
 /// is passed over, and a king's step that leaves the defender's king a step surely
 /// standing is not tested for safety.
-struct Candidates<'a, G: Geometry> {
+struct Candidates<'a, G: Geometry, const PROLONG: bool> {
     geo: &'a G,
     pos: &'a Position,
     info: &'a CheckInfo,
     untouchable: &'a [Bitboard],
     steps: &'a KingSteps,
+    /// Arrivals kept unjudged (captures, where a capture prolongs the round).
+    always: Bitboard,
     out: &'a mut MoveList,
 }
 
-impl<G: Geometry> Candidates<'_, G> {
+impl<G: Geometry, const PROLONG: bool> Candidates<'_, G, PROLONG> {
     /// The arrivals that, with a move from `from`, touch every reply's squares.
     fn touching(&self, from: Square) -> Bitboard {
         self.untouchable
@@ -295,20 +341,26 @@ impl<G: Geometry> Candidates<'_, G> {
     /// The arrivals from `from` a man of `role` is kept for: ordinary moves that touch
     /// every reply or may give check.
     fn kept(&self, role: Role, from: Square) -> Bitboard {
-        self.touching(from) | self.info.may_check_targets(role, from)
+        let kept = self.touching(from) | self.info.may_check_targets(role, from);
+        if PROLONG {
+            kept | self.always
+        } else {
+            kept
+        }
     }
 
     /// Keeps `mv` unless the defender's king surely has a checkless step after it.
     fn consider(&mut self, mv: Move) {
-        if !(self.steps.one_stands_after(self.geo, self.pos, mv)
-            || checkless_king_step_after(self.geo, self.pos, mv))
+        if (PROLONG && self.always.contains(mv.to))
+            || !(self.steps.one_stands_after(self.geo, self.pos, mv)
+                || checkless_king_step_after::<G, PROLONG>(self.geo, self.pos, mv))
         {
             self.out.push(mv);
         }
     }
 }
 
-impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
+impl<G: Geometry, const PROLONG: bool> crate::movegen::MoveSink for Candidates<'_, G, PROLONG> {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         if role == Role::King {
             // The generator offers only the steps `king_steps_wanted` let through: none
@@ -316,7 +368,9 @@ impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
             // after the step is left to ask.
             for to in targets {
                 let mv = Move::new(role, from, to, MoveKind::Normal);
-                if !checkless_king_step_after(self.geo, self.pos, mv) {
+                if (PROLONG && self.always.contains(to))
+                    || !checkless_king_step_after::<G, PROLONG>(self.geo, self.pos, mv)
+                {
                     self.out.push(mv);
                 }
             }
@@ -332,7 +386,10 @@ impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
         crate::movegen::pawn_moves(from, keep, promo, |mv| self.consider(mv));
     }
     fn special(&mut self, mv: Move) {
-        if mv.kind != MoveKind::DoublePush || self.kept(Role::Pawn, mv.from).contains(mv.to) {
+        if PROLONG && mv.kind == MoveKind::EnPassant {
+            self.out.push(mv);
+        } else if mv.kind != MoveKind::DoublePush || self.kept(Role::Pawn, mv.from).contains(mv.to)
+        {
             self.consider(mv);
         }
     }
@@ -355,7 +412,7 @@ impl<G: Geometry> crate::movegen::MoveSink for Candidates<'_, G> {
         };
         self.geo
             .king_attacks(king)
-            .filter(|&to| !stands(to))
+            .filter(|&to| (PROLONG && self.always.contains(to)) || !stands(to))
             .fold(Bitboard::EMPTY, Bitboard::with)
     }
 }
@@ -375,7 +432,9 @@ struct KingSteps {
 }
 
 impl KingSteps {
-    fn new<G: Geometry>(geo: &G, pos: &Position) -> KingSteps {
+    /// The steps onto `arrivals` (every square, or the empty ones where a capture is no
+    /// escape).
+    fn new<G: Geometry>(geo: &G, pos: &Position, arrivals: Bitboard) -> KingSteps {
         let board = pos.board();
         let us = pos.turn();
         let mut found = KingSteps {
@@ -389,7 +448,7 @@ impl KingSteps {
         found.without_king = board.occupied().without(king);
         // The line through both kings (empty when they share none).
         let kings_line = geo.line(our_king, king);
-        for step in crate::attacks::unattacked_king_steps(geo, board, king, !us) {
+        for step in crate::attacks::unattacked_king_steps(geo, board, king, !us) & arrivals {
             let uncovers =
                 crate::attacks::attackers(geo, board, our_king, !us, found.without_king.with(step));
             if uncovers.is_empty() && found.len < 8 {
@@ -444,12 +503,14 @@ impl KingSteps {
 /// Collects `reply_squares` of the defender's legal replies that are ordinary men's
 /// moves giving no check (the king's steps are not even tested for safety). Replies
 /// beyond the first `QUIET_REPLIES_KEPT` are not kept: fewer replies leave out fewer moves.
-struct QuietReplies<'a, G: Geometry> {
+struct QuietReplies<'a, G: Geometry, const PROLONG: bool> {
     geo: &'a G,
     info: &'a CheckInfo,
     passed: &'a Position,
     /// The attacker's king and the defender's.
     kings: (Square, Square),
+    /// The squares a reply may arrive on to be kept.
+    arrivals: Bitboard,
     squares: [Bitboard; QUIET_REPLIES_KEPT],
     len: usize,
 }
@@ -457,9 +518,12 @@ struct QuietReplies<'a, G: Geometry> {
 /// How many of the defender's quiet replies `QuietReplies` keeps.
 const QUIET_REPLIES_KEPT: usize = 8;
 
-impl<G: Geometry> QuietReplies<'_, G> {
+impl<G: Geometry, const PROLONG: bool> QuietReplies<'_, G, PROLONG> {
     fn keep(&mut self, r: Move) {
-        if self.len < QUIET_REPLIES_KEPT && !self.info.gives_check(self.geo, self.passed, r) {
+        if self.len < QUIET_REPLIES_KEPT
+            && (!PROLONG || self.arrivals.contains(r.to))
+            && !self.info.gives_check(self.geo, self.passed, r)
+        {
             let (our_king, their_king) = self.kings;
             self.squares[self.len] = reply_squares(self.geo, r, our_king, their_king);
             self.len += 1;
@@ -467,7 +531,7 @@ impl<G: Geometry> QuietReplies<'_, G> {
     }
 }
 
-impl<G: Geometry> crate::movegen::MoveSink for QuietReplies<'_, G> {
+impl<G: Geometry, const PROLONG: bool> crate::movegen::MoveSink for QuietReplies<'_, G, PROLONG> {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         if role != Role::King {
             for to in targets {
@@ -494,7 +558,11 @@ impl<G: Geometry> crate::movegen::MoveSink for QuietReplies<'_, G> {
 /// rules: a king may step onto any square no enemy man attacks once it has left its
 /// own, and the step checks only by uncovering a line onto the enemy king). Only the
 /// board after `mv` is read: its key is left stale.
-fn checkless_king_step_after<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> bool {
+fn checkless_king_step_after<G: Geometry, const PROLONG: bool>(
+    geo: &G,
+    pos: &Position,
+    mv: Move,
+) -> bool {
     let mut after = *pos;
     after.play_fide_unkeyed(geo, mv);
     let board = after.board();
@@ -503,7 +571,12 @@ fn checkless_king_step_after<G: Geometry>(geo: &G, pos: &Position, mv: Move) -> 
         return false;
     };
     let occupied = board.occupied().without(king);
-    crate::attacks::unattacked_king_steps(geo, board, king, replier).any(|step| {
+    let arrivals = if PROLONG {
+        !board.occupied()
+    } else {
+        Bitboard::FULL
+    };
+    (crate::attacks::unattacked_king_steps(geo, board, king, replier) & arrivals).any(|step| {
         crate::attacks::attackers(geo, board, target, replier, occupied.with(step)).is_empty()
     })
 }
@@ -564,7 +637,7 @@ mod tests {
             })
             .filter(|&r| quiet(&passed, r))
             .collect();
-        let steps = KingSteps::new(geo, pos);
+        let steps = KingSteps::new(geo, pos, Bitboard::FULL);
         for &w in legal_moves(geo, pos).iter() {
             let mut after = *pos;
             after.play_board(geo, w);
@@ -609,6 +682,74 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `self_mate_candidates_where` where a capture prolongs the round: every capture of
+    /// the attacker's is kept, and every move left out leaves the defender a legal reply
+    /// that takes nothing and gives no check (played out), on
+    /// crowded random placements. Where captures end the round some are left out.
+    #[test]
+    fn where_captures_prolong_the_round_only_a_reply_taking_nothing_refutes() {
+        let game = Game::fide();
+        let geo = &Standard;
+        let (mut left_out, mut captures_kept, mut captures_left_by_fide) = (0, 0, 0);
+        random_placements(
+            0x7A3C_91E5_0B2D_4F68,
+            3_000,
+            "QRRBNPPqrrbnnpp",
+            |pos, legal| {
+                let us = pos.turn();
+                if king_attacked(geo, pos, !us) {
+                    return;
+                }
+                let mut kept = MoveList::new();
+                if !self_mate_candidates_where(&game, pos, Captures::ProlongTheRound, &mut kept) {
+                    return;
+                }
+                let mut fide = MoveList::new();
+                self_mate_candidates(&game, pos, &mut fide);
+                let takes = |p: &Position, m: Move| {
+                    m.kind == MoveKind::EnPassant
+                        || (m.kind != MoveKind::Castle && p.board().occupied().contains(m.to))
+                };
+                for &w in legal.iter() {
+                    if takes(pos, w) {
+                        assert!(
+                            kept.contains(&w),
+                            "{}: {} left out",
+                            crate::fen::write_fen(pos),
+                            w.coord(false)
+                        );
+                        captures_kept += 1;
+                        captures_left_by_fide += usize::from(!fide.contains(&w));
+                        continue;
+                    }
+                    if kept.contains(&w) {
+                        continue;
+                    }
+                    left_out += 1;
+                    let mut after = *pos;
+                    after.play_board(geo, w);
+                    let escape = legal_moves(geo, &after).iter().any(|&r| {
+                        let mut next = after;
+                        next.play_board(geo, r);
+                        !takes(&after, r) && !king_attacked(geo, &next, us)
+                    });
+                    assert!(
+                        escape,
+                        "{}: {} left out, but every reply takes or checks",
+                        crate::fen::write_fen(pos),
+                        w.coord(false)
+                    );
+                }
+            },
+        );
+        assert!(left_out > 20_000, "{left_out} moves left out");
+        assert!(captures_kept > 2_000, "{captures_kept} captures");
+        assert!(
+            captures_left_by_fide > 500,
+            "{captures_left_by_fide} left out by FIDE's"
+        );
     }
 
     #[test]

@@ -10,11 +10,13 @@
 //!   mate and stalemate (4.5, 4.8a), rounds (4.8b), as a `TurnGame` of the solver core;
 //! - `setup`: reading and writing a position line (formats.md 1);
 //! - `notation`: moves as `--json` and composers write them (4.7);
-//! - `help_bound`: the bound of help play (a mate on the World out of reach).
+//! - `help_bound`: the bound of help play (a mate on the World out of reach);
+//! - `last_turn`: a round's last turns decided without playing them out.
 
 pub mod drops;
 pub mod help_bound;
 pub mod key_effects;
+pub mod last_turn;
 pub mod notation;
 pub mod setup;
 pub mod state;
@@ -40,6 +42,12 @@ pub enum UMove {
     Pass,
     /// The owner of a captured Underworld King places it here (rule 4e).
     Place(Square),
+}
+
+/// FIDE's rules, which the World follows move by move (rules.md 4.5).
+fn fide() -> &'static crate::game::Game<Standard> {
+    static FIDE: std::sync::OnceLock<crate::game::Game<Standard>> = std::sync::OnceLock::new();
+    FIDE.get_or_init(crate::game::Game::fide)
 }
 
 /// The rules of Underworld Chess (no parameters).
@@ -76,7 +84,7 @@ impl Underworld {
 
     /// Whether the side that did not make the last turn is in check on the World with
     /// no World move: mated at once (rule 4.8a).
-    fn mated_after_last_turn(&self, s: &UState) -> bool {
+    pub(crate) fn mated_after_last_turn(&self, s: &UState) -> bool {
         s.placing.is_none()
             && s.last_mover
                 .is_some_and(|last| self.world_check(s, !last) && !self.has_world_move(s, !last))
@@ -188,6 +196,24 @@ impl TurnGame for Underworld {
         }
     }
 
+    /// The first World move the generator offers (where the other king is not in
+    /// check: there it would offer the king's capture), or the first Underworld move.
+    fn first_move(&self, s: &UState) -> Option<UMove> {
+        if s.placing.is_some() || self.mated_after_last_turn(s) {
+            return None;
+        }
+        let color = s.phase.color();
+        match s.phase.realm() {
+            Realm::World if s.active(Realm::World) && !self.world_check(s, !color) => fide()
+                .first_legal_move(&s.world_for(color))
+                .map(UMove::World),
+            Realm::Under if s.active(Realm::Under) => under_moves::legal_moves(s, color)
+                .first()
+                .map(|&m| UMove::Under(m)),
+            _ => None,
+        }
+    }
+
     fn play(&self, s: &UState, mv: UMove) -> UState {
         let mut next = *s;
         let color = s.phase.color();
@@ -287,11 +313,24 @@ impl TurnGame for Underworld {
         if self.mated_after_last_turn(s) {
             return Some(Vec::new());
         }
-        static FIDE: std::sync::OnceLock<crate::game::Game<Standard>> = std::sync::OnceLock::new();
-        let fide = FIDE.get_or_init(crate::game::Game::fide);
         let mut list = crate::moves::MoveList::new();
-        crate::search::last_move::mating_moves(fide, &s.world_for(Color::White), &mut list);
+        crate::search::last_move::mating_moves(fide(), &s.world_for(Color::White), &mut list);
         Some(list.iter().map(|&m| UMove::World(m)).collect())
+    }
+
+    /// A move after which nobody wins in this round (`last_turn`).
+    fn quiet_move(&self, s: &UState) -> Option<UMove> {
+        last_turn::quiet_move(self, s)
+    }
+
+    /// White's last turns that may bring about a self-mate (`last_turn`).
+    fn self_mate_candidates(&self, s: &UState) -> Option<Vec<UMove>> {
+        last_turn::self_mate_candidates(self, s)
+    }
+
+    /// White's last turns that may mate (`last_turn`).
+    fn mate_candidates(&self, s: &UState) -> Option<Vec<UMove>> {
+        last_turn::mate_candidates(self, s)
     }
 
     /// A mate on the World out of reach (`help_bound`).

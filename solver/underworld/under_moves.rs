@@ -323,7 +323,7 @@ fn board_after(s: &UState, color: Color, mv: UnderMove) -> Board {
 }
 
 /// Whether `mv` of `color` leaves its Underworld King unattacked (rule 4.8f).
-fn keeps_king_safe(s: &UState, color: Color, mv: UnderMove) -> bool {
+pub fn keeps_king_safe(s: &UState, color: Color, mv: UnderMove) -> bool {
     let b = board_after(s, color, mv);
     match b.king(color) {
         Some(k) => !attacked(&b, k, !color),
