@@ -177,8 +177,9 @@ pub trait TurnGame: Sync {
 
     /// The same as `self_mate_candidates` for `#N`: the attacker's legal moves from `s`
     /// in the last round that may win within it, where the game can tell the others
-    /// without playing them (each move left out lets the defender a reply after which
-    /// nobody wins in the round). `None`: every legal move is tried.
+    /// without playing them (after each move left out the attacker does not win in
+    /// the round, whatever the defender plays or may play). `None`: every legal move is
+    /// tried.
     fn mate_candidates(&self, _s: &Self::State) -> Option<Vec<Self::Move>> {
         None
     }

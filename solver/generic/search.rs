@@ -288,8 +288,8 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             }
         }
         // The attacker's last turn: where the game lists candidates the game goes on,
-        // or the attacker is stalemated and its list is empty (a draw, no win): its end
-        // needs no asking.
+        // or the attacker is stalemated and its list is empty (a draw, no win), or no
+        // move of its can reach the goal (an empty list too): its end needs no asking.
         if let Some(won) = self.last_turn_leaf(next, attacking, left, k) {
             return won;
         }
@@ -321,18 +321,23 @@ impl<'a, G: TurnGame> Prover<'a, G> {
     /// turn is decided by its first move that does not end the game as the goal asks,
     /// mostly its first move, and the attacker's last move of a self-mate by a few
     /// moves left by `TurnGame::self_mate_candidates`: working either out again costs
-    /// less than the cache miss of a probe.
+    /// less than the cache miss of a probe. The attacker's last turn of `#N` is kept
+    /// (where the game lists `TurnGame::mate_candidates` it is decided by them first,
+    /// and not kept).
     fn tabled(&self, attacking: bool, n: u32) -> bool {
         n > 1 || (attacking && self.goal == Goal::Win)
     }
 
-    /// Whether the game's end `end`, brought about by a move from `s`, is the goal.
+    /// Whether the game's end `end`, brought about by a move from `s`, is the goal. A
+    /// self-mate is the defender's win by a turn of its own (rules.md 8.3): the turn's,
+    /// not the mover's (an Underworld King's placement by its owner belongs to the
+    /// capturer's turn, rules.md 4.8e).
     fn fulfils(&self, s: &G::State, end: Option<End>) -> bool {
         match self.goal {
             Goal::Win => end == Some(End::Win(self.attacker)),
             Goal::SelfLoss => {
                 let defender = !self.attacker;
-                self.game.mover(s) == defender && end == Some(End::Win(defender))
+                self.game.turn_owner(s) == defender && end == Some(End::Win(defender))
             }
         }
     }

@@ -9,7 +9,9 @@
 //! after every turn (4.8a), so a World that a turn leaves as it was mates nobody after
 //! it: the side whose turn it was not was not mated after the World's last move either,
 //! and the side that made it is not in check (it moved legally, or 4.8c says so of the
-//! input). Hence, in a round's last turns:
+//! input). The one exception is a White held in check with no World move on input
+//! (`white_mated_at_ww`): it is mated when its World turn comes, and nothing below is
+//! asked there. Hence, in a round's last turns:
 //! - BW, the Underworld inactive: a World move that takes nothing leaves it inactive,
 //!   so BU and WU are skipped and the round ends (4.8b); if it gives no check, it mates
 //!   nobody;
@@ -17,16 +19,18 @@
 //!   unattacked (White cannot take it at WU: a capture needs an attack, 4.8f) leaves
 //!   the World as it is to the end of the round;
 //! - WU: a move that takes no Underworld King ends the round, the World as it was;
-//! - WU, the attacker's last turn: whatever White plays the round ends, and White's own
-//!   turn never mates White, so no move is a self-mate's candidate, and only a capture
-//!   of Black's Underworld King (a return) a mate's;
+//! - WU, the attacker's last turn: whatever White plays the round ends, and a self-mate
+//!   is Black's win by a turn of Black's (rules.md 8.3; a King's placement belongs to
+//!   the capturer's turn, 4.8e), so no move is a self-mate's candidate; only a capture
+//!   of Black's Underworld King (a return) may mate, so only those are a mate's;
 //! - WW, the attacker's last turn: a World move of White's that takes nothing, answered
 //!   by one of Black's that takes nothing and gives no check, leaves the Underworld as
-//!   it was and mates nobody; if Black then has a turn at BU as
-//!   above (or the Underworld is inactive and BU and WU are skipped), the round ends
-//!   with nobody mated, as on one board: the single-board filter (`search::last_move`)
-//!   serves, with captures of either side left out of its reasoning
-//!   (`Captures::ProlongTheRound`), for `#N` and `s#N` alike.
+//!   it was and mates nobody; if Black then has a move at BU as above (not a pass: one
+//!   depends on the World, see `black_may_leave_the_world_alone`), or the Underworld is
+//!   inactive and BU and WU are skipped, the round ends with nobody mated, as on one
+//!   board: the single-board filter (`search::last_move`) serves, with captures of
+//!   either side left out of its reasoning (`Captures::ProlongTheRound`), for `#N` and
+//!   `s#N` alike.
 
 use super::state::{Phase, Realm, UState};
 use super::under_moves::{self, UnderKind};
@@ -48,10 +52,13 @@ fn over(game: &Underworld, s: &UState) -> bool {
 
 /// Whether Black's turn at BU, with the Underworld as it stands, may leave the World
 /// as it is to the end of the round: the Underworld is inactive (BU and WU are
-/// skipped), or Black has a quiet turn there (`under_quiet`). World moves that take
-/// nothing leave the Underworld as it stands.
+/// skipped), or Black has a quiet move there (`under_quiet`). World moves that take
+/// nothing leave the Underworld as it stands, and with it that move, legal as long as
+/// it keeps its King safe. Not a pass: a man may take White's Underworld King only
+/// where its return has a free square on the World (rules.md 4d), so World moves may
+/// give Black such a capture, and then force it.
 fn black_may_leave_the_world_alone(s: &UState) -> bool {
-    !s.active(Realm::Under) || under_quiet(s, Color::Black, true).is_some()
+    !s.active(Realm::Under) || matches!(under_quiet(s, Color::Black, true), Some(UMove::Under(_)))
 }
 
 /// A turn of `mover`'s on the Underworld that returns nothing, and where the other
