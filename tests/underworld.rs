@@ -608,6 +608,13 @@ fn help_play_with_its_bound_finds_every_line_played_out() {
     assert!(bounded >= 150, "{bounded} positions bounded at the root");
 }
 
+/// `random_line` with White's king or Black's beset and the Underworld active or bare,
+/// drawn at random; `None` also where the game is over.
+fn random_game_going_on(rng: &mut Rng) -> Option<(String, UState)> {
+    let (swapped, bare) = (rng.below(2) == 0, rng.below(3) == 0);
+    random_line(rng, swapped, bare).filter(|(_, s)| Underworld.end(s).is_none())
+}
+
 /// Whether `attacker` forces the goal from `s` (the game going on there) within
 /// `rounds` rounds, this one included, every move of both sides played: a mate of the
 /// other side (`self_mate` false) or, for a self-mate, a win of the other side's by a
@@ -674,13 +681,9 @@ fn the_last_turns_are_decided_as_every_move_played_decides() {
     let (mut quiet, mut left_out) = ([0usize; 4], [0usize; 2]);
     let mut drawn = 0;
     while drawn < 4_000 {
-        let (swapped, bare) = (rng.below(2) == 0, rng.below(3) == 0);
-        let Some((line, s)) = random_line(&mut rng, swapped, bare) else {
+        let Some((line, s)) = random_game_going_on(&mut rng) else {
             continue;
         };
-        if g.end(&s).is_some() {
-            continue;
-        }
         drawn += 1;
         let moves = g.moves(&s);
         if let Some(m) = quiet_move(&g, &s) {
@@ -731,13 +734,9 @@ fn self_mates_and_mates_are_proved_as_every_move_played_proves() {
     let stop = AtomicBool::new(false);
     let (mut compared, mut proved_true) = (0, [0usize; 2]);
     while compared < 6_000 {
-        let (swapped, bare) = (rng.below(2) == 0, rng.below(3) == 0);
-        let Some((line, s)) = random_line(&mut rng, swapped, bare) else {
+        let Some((line, s)) = random_game_going_on(&mut rng) else {
             continue;
         };
-        if Underworld.end(&s).is_some() {
-            continue;
-        }
         // Two rounds from a phase late in the round; one from its start.
         let n = if s.phase.index() >= 2 && rng.below(2) == 0 {
             2
@@ -935,4 +934,50 @@ fn the_bench_self_mates_are_proved_as_played_at_every_node_of_their_last_round()
         last_rounds >= 10_000 && self_mates >= 80,
         "{last_rounds} states, {self_mates} self-mates"
     );
+}
+
+/// A capture on the World that wakes the Underworld is no quiet move: after the waiting
+/// 1.d4 Black's one move b7xa6 takes the rook, which drops to a1 of the Underworld and
+/// checks Black's Underworld King, left with no safe square (rules.md 4.3, 4c); White's
+/// rook (or King) takes it at WU and the rook returns to a1 of the World with mate
+/// (4d, 4e). So 1.d4 mates within the round, though Black's reply takes and gives no
+/// check: neither `quiet_move` nor the filter of White's last turn may count such a
+/// reply, and the key set is the one playing every move gives.
+#[test]
+fn a_capture_that_wakes_the_underworld_is_no_quiet_reply() {
+    use fairysolve::generic::search::{solve_for, Goal};
+    use fairysolve::underworld::last_turn::{mate_candidates, quiet_move};
+    let line = "8/1p6/RP6/8/8/3P4/5K1p/7k w - - underworld \"k7/2K5/8/8/8/8/8/8\"; phase WW;";
+    let root = state(line);
+    let g = Underworld;
+    let waiting = parse(&g, &root, "W:d3d4").expect("a move");
+    let after = g.play(&root, waiting);
+    assert_eq!(moves(&after), ["W:b7a6"]);
+    assert!(
+        forces(&after, Color::White, 1, false),
+        "1.d4 mates in the round"
+    );
+    assert_eq!(quiet_move(&g, &after), None);
+    assert!(
+        mate_candidates(&g, &root).is_none_or(|kept| kept.contains(&waiting)),
+        "1.d4 left out"
+    );
+    let mut want: Vec<String> = g
+        .moves(&root)
+        .into_iter()
+        .filter(|&m| move_forces(&root, m, Color::White, 1, false))
+        .map(|m| coord(&root, m))
+        .collect();
+    want.sort();
+    let table = Table::new(8);
+    let stop = AtomicBool::new(false);
+    let opts = SolveOptions {
+        threads: 1,
+        ..SolveOptions::default()
+    };
+    let sol = solve_for(&g, Goal::Win, &table, &root, 1, &opts, &stop, &|_, _| {});
+    let mut keys: Vec<String> = sol.keys.iter().map(|k| k.0.clone()).collect();
+    keys.sort();
+    assert_eq!(keys, want);
+    assert!(want.contains(&"W:d3d4".to_string()) && want.contains(&"W:a6a1".to_string()));
 }
