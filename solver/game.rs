@@ -665,14 +665,9 @@ impl<T: Terrain> Game<T> {
         }
         let geo = self.geo(pos);
         let info = crate::search::CheckInfo::with_king_checks(geo, pos, self.rules.taxi.is_some());
-        let occupied = pos.board().occupied();
-        let takes = |mv: Move| match mv.kind {
-            MoveKind::EnPassant => true,
-            MoveKind::Castle => false,
-            _ => occupied.contains(mv.to),
-        };
-        let mut first =
-            FirstLegal::new(|mv| (captures || !takes(mv)) && !info.gives_check(geo, pos, mv));
+        let mut first = FirstLegal::new(|mv: Move| {
+            (captures || !mv.takes(pos.board())) && !info.gives_check(geo, pos, mv)
+        });
         self.generate_base(pos, &mut first);
         first.found
     }

@@ -1,6 +1,7 @@
 //! Moves and their coordinate notation (formats.md section 2: `e2e4`, `e7e8q`, castling
 //! as the king's move, king-takes-rook in Chess960 positions).
 
+use crate::board::Board;
 use crate::types::{Role, Square};
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -47,6 +48,16 @@ impl Move {
 
     pub fn is_castle(self) -> bool {
         self.kind == MoveKind::Castle
+    }
+
+    /// Whether the move takes a man on `board`, the board it is played on: en passant
+    /// always; castling (written king takes own rook) and an aftershock never.
+    pub fn takes(self, board: &Board) -> bool {
+        match self.kind {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle | MoveKind::Aftershock(_) => false,
+            _ => board.occupied().contains(self.to),
+        }
     }
 
     /// An aftershock to `dx`.

@@ -31,7 +31,7 @@ pub fn san_plain<R: Rulebook + ?Sized>(game: &R, pos: &Position, mv: Move) -> St
             "O-O-O".into()
         };
     }
-    let capture = mv.kind == MoveKind::EnPassant || pos.board().occupied().contains(mv.to);
+    let capture = mv.takes(pos.board());
     let mut out = String::new();
     if mv.role == Role::Pawn {
         if capture {

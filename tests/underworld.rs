@@ -759,6 +759,12 @@ fn self_mates_and_mates_are_proved_as_every_move_played_proves() {
     assert!(proved_true[0] >= 100, "{proved_true:?}");
 }
 
+/// The text of the Underworld self-mate bench suite.
+fn self_mate_suite() -> String {
+    std::fs::read_to_string(common::repo_path("positions/bench/underworld-self.epd"))
+        .expect("the suite")
+}
+
 /// The Underworld self-mate bench suite (`positions/bench/underworld-self.epd`): each
 /// line's key set as its `c1` lists it, proved by the solver core with the last turns
 /// of `underworld::last_turn`.
@@ -766,11 +772,7 @@ fn self_mates_and_mates_are_proved_as_every_move_played_proves() {
 fn the_self_mate_bench_suite_has_its_keys() {
     use fairysolve::generic::search::{solve_for, Goal};
     use fairysolve::problem::Aim;
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/positions/bench/underworld-self.epd"
-    ))
-    .expect("the suite");
+    let text = self_mate_suite();
     let (mut self_mates, mut others) = (0, 0);
     for line in text
         .lines()
@@ -880,11 +882,7 @@ fn a_forced_return_and_a_return_into_mate_are_judged_as_played() {
 #[test]
 fn the_bench_self_mates_are_proved_as_played_at_every_node_of_their_last_round() {
     use fairysolve::generic::search::{Goal, Prover};
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/positions/bench/underworld-self.epd"
-    ))
-    .expect("the suite");
+    let text = self_mate_suite();
     let stop = AtomicBool::new(false);
     let proved = |s: &UState, goal: Goal, n: u32| {
         let table = Table::new(8);

@@ -122,13 +122,7 @@ pub(super) fn key_neither_takes_nor_checks<T: Terrain>(
     pos: &Position,
     key: Move,
 ) -> bool {
-    let capture = match key.kind {
-        MoveKind::EnPassant => true,
-        // Castling is written king takes own rook; an aftershock moves no man.
-        MoveKind::Castle | MoveKind::Aftershock(_) => false,
-        _ => pos.board().color_at(key.to) == Some(!pos.turn()),
-    };
-    !capture && !game.in_check(&game.play(pos, key).position)
+    !key.takes(pos.board()) && !game.in_check(&game.play(pos, key).position)
 }
 
 /// Whether the position (the mated side to move) is a model mate; `None` when it is not

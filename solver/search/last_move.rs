@@ -708,12 +708,8 @@ mod tests {
                 }
                 let mut fide = MoveList::new();
                 self_mate_candidates(&game, pos, &mut fide);
-                let takes = |p: &Position, m: Move| {
-                    m.kind == MoveKind::EnPassant
-                        || (m.kind != MoveKind::Castle && p.board().occupied().contains(m.to))
-                };
                 for &w in legal.iter() {
-                    if takes(pos, w) {
+                    if w.takes(pos.board()) {
                         assert!(
                             kept.contains(&w),
                             "{}: {} left out",
@@ -733,7 +729,7 @@ mod tests {
                     let escape = legal_moves(geo, &after).iter().any(|&r| {
                         let mut next = after;
                         next.play_board(geo, r);
-                        !takes(&after, r) && !king_attacked(geo, &next, us)
+                        !r.takes(after.board()) && !king_attacked(geo, &next, us)
                     });
                     assert!(
                         escape,

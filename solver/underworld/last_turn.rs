@@ -44,12 +44,6 @@ fn takes_king(kind: UnderKind) -> bool {
     matches!(kind, UnderKind::TakesKing | UnderKind::KingTakesKing(_))
 }
 
-/// Whether the game is over in `s` with its last turn (a mate, or both boards
-/// inactive), as `Underworld::end` judges it outside a World turn.
-fn over(game: &Underworld, s: &UState) -> bool {
-    game.mated_after_last_turn(s) || (!s.active(Realm::World) && !s.active(Realm::Under))
-}
-
 /// Whether Black's turn at BU, with the Underworld as it stands, may leave the World
 /// as it is to the end of the round: the Underworld is inactive (BU and WU are
 /// skipped), or Black has a quiet move there (`under_quiet`). World moves that take
@@ -81,7 +75,7 @@ fn under_quiet(s: &UState, mover: Color, answered: bool) -> Option<UMove> {
 /// A move of the side to move after which nobody wins before the next round begins,
 /// whatever both sides play (see the module's reasons); `None` where none is found so.
 pub fn quiet_move(game: &Underworld, s: &UState) -> Option<UMove> {
-    if s.placing.is_some() || over(game, s) {
+    if !ongoing(game, s) {
         return None;
     }
     match s.phase {
@@ -105,7 +99,7 @@ pub fn quiet_move(game: &Underworld, s: &UState) -> Option<UMove> {
 pub fn self_mate_candidates(game: &Underworld, s: &UState) -> Option<Vec<UMove>> {
     match s.phase {
         Phase::WU => (ongoing(game, s) && !white_mated_at_ww(game, s)).then(Vec::new),
-        Phase::WW if black_may_leave_the_world_alone(s) => world_candidates(game, s),
+        Phase::WW => world_candidates(game, s),
         _ => None,
     }
 }
@@ -123,7 +117,7 @@ pub fn mate_candidates(game: &Underworld, s: &UState) -> Option<Vec<UMove>> {
                 .map(UMove::Under)
                 .collect()
         }),
-        Phase::WW if black_may_leave_the_world_alone(s) => world_candidates(game, s),
+        Phase::WW => world_candidates(game, s),
         _ => None,
     }
 }
@@ -137,15 +131,20 @@ fn white_mated_at_ww(game: &Underworld, s: &UState) -> bool {
 
 /// Whether the game goes on in `s` with a turn, not a placement.
 fn ongoing(game: &Underworld, s: &UState) -> bool {
-    s.placing.is_none() && !over(game, s)
+    s.placing.is_none() && !game.ended_with_last_turn(s)
 }
 
 /// White's World moves at WW that `last_move::self_mate_candidates_where` keeps where a
 /// capture prolongs the round: each move left out takes nothing and leaves Black a
-/// World move that takes nothing and gives no check.
+/// World move that takes nothing and gives no check. Only where Black's turn at BU
+/// then leaves the World alone (the dearest condition, asked last).
 fn world_candidates(game: &Underworld, s: &UState) -> Option<Vec<UMove>> {
     // Black in check at WW (on input) would let the generator offer its king.
-    if !ongoing(game, s) || !s.active(Realm::World) || game.world_check(s, Color::Black) {
+    if !ongoing(game, s)
+        || !s.active(Realm::World)
+        || game.world_check(s, Color::Black)
+        || !black_may_leave_the_world_alone(s)
+    {
         return None;
     }
     let mut list = crate::moves::MoveList::new();

@@ -84,10 +84,17 @@ impl Underworld {
 
     /// Whether the side that did not make the last turn is in check on the World with
     /// no World move: mated at once (rule 4.8a).
-    pub(crate) fn mated_after_last_turn(&self, s: &UState) -> bool {
+    fn mated_after_last_turn(&self, s: &UState) -> bool {
         s.placing.is_none()
             && s.last_mover
                 .is_some_and(|last| self.world_check(s, !last) && !self.has_world_move(s, !last))
+    }
+
+    /// Whether the game ended with the last turn: a mate (rule 4.8a) or both boards
+    /// inactive (4.1). A stalemate, and a mate on input, wait for the side's World turn
+    /// (`end`).
+    pub(crate) fn ended_with_last_turn(&self, s: &UState) -> bool {
+        self.mated_after_last_turn(s) || (!s.active(Realm::World) && !s.active(Realm::Under))
     }
 
     /// The next phase after `phase` whose board is active (rule 4.1), if any.
@@ -175,7 +182,7 @@ impl TurnGame for Underworld {
         }
         // The game is over (rule 4.8a, 4.1): no move. Stalemate and mate at the
         // mover's World turn show as a World with no move below.
-        if self.mated_after_last_turn(s) || (!s.active(Realm::World) && !s.active(Realm::Under)) {
+        if self.ended_with_last_turn(s) {
             return Vec::new();
         }
         let color = s.phase.color();
