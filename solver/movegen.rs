@@ -187,6 +187,15 @@ pub fn king_attacked<G: Geometry>(geo: &G, pos: &Position, color: Color) -> bool
     }
 }
 
+/// The men of `us` pinned to their king in FIDE's sense (standing alone between it and
+/// an enemy rider aimed at it); none without a king.
+pub fn pinned_men<G: Geometry>(geo: &G, pos: &Position, us: Color) -> Bitboard {
+    match pos.board().king(us) {
+        Some(king) => pinned(geo, pos, &EveryAttack, us, king),
+        None => Bitboard::EMPTY,
+    }
+}
+
 /// Own pieces standing alone between the king and an enemy rider aimed at it whose
 /// attack would count.
 #[inline(always)]

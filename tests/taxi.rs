@@ -493,3 +493,47 @@ fn taxi_generator_equals_definition_with_kings_that_cannot_pay() {
         "only {adjacent} positions with the kings side by side"
     );
 }
+
+/// rules.md 2 and 8.3: the Taxi self-mate bench suite (`positions/bench/taxi-self.epd`,
+/// published self-mates with cash for every move and with little) has the key sets its
+/// `c1` lists, proved with the attacker's last move under prices
+/// (`search::last_move::self_mate_candidates`). With little cash two lines keep a key.
+#[test]
+fn the_taxi_self_mate_suite_has_its_keys() {
+    use fairysolve::generic::adapter::{BoardState, OneBoard};
+    use fairysolve::generic::search::{solve_for, Goal};
+    let mut with_keys = 0;
+    for p in problems("positions/bench/taxi-self.epd") {
+        let want = p
+            .record
+            .get("c1")
+            .and_then(|o| o.single())
+            .unwrap()
+            .strip_prefix("keys: ")
+            .unwrap()
+            .to_string();
+        let table = Table::new(16);
+        let stop = AtomicBool::new(false);
+        let opts = SolveOptions {
+            tree: false,
+            threads: 1,
+            ..SolveOptions::default()
+        };
+        let n = p.stipulation.unwrap().moves;
+        let mut got: Vec<String> = fairysolve::with_game!(&p.game, g => {
+            let game = OneBoard { game: g, attacker: fairysolve::Color::White };
+            let sol = solve_for(&game, Goal::SelfLoss, &table, &BoardState::new(p.position), n, &opts, &stop, &|_, _| {});
+            assert!(sol.finished());
+            sol.keys.iter().map(|k| k.0.clone()).collect()
+        });
+        got.sort();
+        with_keys += usize::from(!got.is_empty());
+        let got = if got.is_empty() {
+            "none".to_string()
+        } else {
+            got.join(" ")
+        };
+        assert_eq!(got, want, "{:?}", p.id());
+    }
+    assert_eq!(with_keys, 11 + 2);
+}

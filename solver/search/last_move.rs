@@ -205,8 +205,8 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
 /// The attacker's legal moves of a self-mate's last round (`s#1`, the attacker to move
 /// in `pos`) after which the defender may have nothing but moves that mate the
 /// attacker, into `out`; `false` (and `out` untouched) when every legal move must be
-/// tried: rules other than FIDE's on a fixed board, a king missing, or the attacker in
-/// check, or no reply of the defender's to judge by (no quiet reply, no checkless
+/// tried: Trapdoor, a board that shifts, a king missing, the attacker in check (under
+/// Taxi either king attacked), or no reply of the defender's to judge by (no quiet reply, no checkless
 /// king's step). An attacker without a legal move (stalemated: a draw, no win for
 /// anyone) gets an empty list.
 ///
@@ -256,17 +256,55 @@ pub fn self_mate_candidates_where<T: Terrain>(
 }
 
 /// `self_mate_candidates_where`, a capture prolonging the round where `PROLONG`.
+///
+/// Under Taxi (on a fixed board, no Trapdoor) the same filter holds with prices, as the
+/// attacker's move W changes neither the defender's cash nor, where it touches none of
+/// a reply's squares, the reply's price (its travel and the fee where it ends): a
+/// reply that is FIDE-legal, gives no FIDE check and is affordable stays all three
+/// after W, so it is legal (no attack at all on its king) and no check (rules.md 2.2)
+/// there too, and W fails. The king's steps are priced the same way. W itself may be
+/// legal only by Taxi's check (an attack the defender cannot pay for): the lemmas ask
+/// for a W that is FIDE-legal, so the moves of men pinned in FIDE's sense are kept
+/// unjudged where the defender cannot pay for every attack, and the king's steps,
+/// castling and en passant are judged on the board after W. Both kings must stand
+/// unattacked in FIDE's sense, as the lemmas were proved for.
 fn candidates<T: Terrain, const PROLONG: bool>(
     game: &Game<T>,
     pos: &Position,
     out: &mut MoveList,
 ) -> bool {
-    if !game.is_plain() || game.in_check(pos) {
-        return false;
-    }
     let geo = game.geo(pos);
     let board = pos.board();
     let us = pos.turn();
+    // Whether moves have prices, the defender's budget for its reply, and the
+    // attacker's men whose moves are kept unjudged (Taxi); none under FIDE rules.
+    let (priced, budget, unjudged) = if game.is_plain() {
+        if game.in_check(pos) {
+            return false;
+        }
+        (false, u32::MAX, Bitboard::EMPTY)
+    } else {
+        let (Some(taxi), None, false) =
+            (&game.rules.taxi, game.rules.trapdoor, game.terrain.shifts())
+        else {
+            return false;
+        };
+        if crate::movegen::king_attacked(geo, pos, us)
+            || crate::movegen::king_attacked(geo, pos, !us)
+        {
+            return false;
+        }
+        let unjudged = if crate::taxi::attacks_affordable(geo, pos, taxi) {
+            Bitboard::EMPTY
+        } else {
+            crate::movegen::pinned_men(geo, pos, us)
+        };
+        (
+            true,
+            crate::taxi::next_turn_budget(pos, !us, taxi),
+            unjudged,
+        )
+    };
     let (Some(our_king), Some(their_king)) = (board.king(us), board.king(!us)) else {
         return false;
     };
@@ -289,26 +327,72 @@ fn candidates<T: Terrain, const PROLONG: bool>(
         squares: [Bitboard::EMPTY; QUIET_REPLIES_KEPT],
         len: 0,
     };
-    crate::movegen::generate(geo, &passed, &mut replies);
+    if priced {
+        let mut affordable = crate::taxi::Affordable::new(geo, board, budget, replies);
+        crate::movegen::generate(geo, &passed, &mut affordable);
+        replies = affordable.inner;
+    } else {
+        crate::movegen::generate(geo, &passed, &mut replies);
+    }
     let untouchable = &mut replies.squares[..replies.len];
     // The replies that depend on the fewest squares first: most moves miss them.
     untouchable.sort_unstable_by_key(|s| s.count());
-    let steps = KingSteps::new(geo, pos, arrivals);
+    let step_arrivals = if priced {
+        arrivals & affordable_king_steps(geo, board, their_king, budget)
+    } else {
+        arrivals
+    };
+    let steps = KingSteps::new(geo, pos, step_arrivals);
     if untouchable.is_empty() && steps.len == 0 {
         return false;
     }
     let info = CheckInfo::new(geo, pos);
-    let mut candidates = Candidates::<_, PROLONG> {
-        geo,
-        pos,
-        info: &info,
-        untouchable,
-        steps: &steps,
-        always,
-        out,
-    };
-    crate::movegen::generate(geo, pos, &mut candidates);
+    // Compiled apart, so that FIDE's filter pays nothing for the prices.
+    if priced {
+        let mut candidates = Candidates::<_, PROLONG, true> {
+            geo,
+            pos,
+            info: &info,
+            untouchable,
+            steps: &steps,
+            always,
+            unjudged,
+            budget,
+            out,
+        };
+        game.generate_base(pos, &mut candidates);
+    } else {
+        let mut candidates = Candidates::<_, PROLONG, false> {
+            geo,
+            pos,
+            info: &info,
+            untouchable,
+            steps: &steps,
+            always,
+            unjudged,
+            budget,
+            out,
+        };
+        crate::movegen::generate(geo, pos, &mut candidates);
+    }
     true
+}
+
+/// The squares next to the king on `king` it can pay to step to with `budget`
+/// (rules.md 2.1: a step 1, a capture the fee besides); every one with `u32::MAX`.
+#[inline(always)]
+fn affordable_king_steps<G: Geometry>(
+    geo: &G,
+    board: &crate::board::Board,
+    king: Square,
+    budget: u32,
+) -> Bitboard {
+    let next = geo.king_attacks(king);
+    if budget >= crate::taxi::DEAREST_KING_STEP {
+        next
+    } else {
+        crate::taxi::affordable_king_steps(board, next, budget)
+    }
 }
 
 /// Receives the attacker's legal moves of `self_mate_candidates` and keeps, into
@@ -318,7 +402,7 @@ fn candidates<T: Terrain, const PROLONG: bool>(
 /// is asked for no more: a man none of whose moves on an empty board would be kept
 /// is passed over, and a king's step that leaves the defender's king a step surely
 /// standing is not tested for safety.
-struct Candidates<'a, G: Geometry, const PROLONG: bool> {
+struct Candidates<'a, G: Geometry, const PROLONG: bool, const PRICED: bool> {
     geo: &'a G,
     pos: &'a Position,
     info: &'a CheckInfo,
@@ -326,10 +410,15 @@ struct Candidates<'a, G: Geometry, const PROLONG: bool> {
     steps: &'a KingSteps,
     /// Arrivals kept unjudged (captures, where a capture prolongs the round).
     always: Bitboard,
+    /// The men whose moves are kept unjudged (under Taxi, those that may be legal only
+    /// by Taxi's check).
+    unjudged: Bitboard,
+    /// What the defender can pay for its king's step (`u32::MAX` under FIDE rules).
+    budget: u32,
     out: &'a mut MoveList,
 }
 
-impl<G: Geometry, const PROLONG: bool> Candidates<'_, G, PROLONG> {
+impl<G: Geometry, const PROLONG: bool, const PRICED: bool> Candidates<'_, G, PROLONG, PRICED> {
     /// The arrivals that, with a move from `from`, touch every reply's squares.
     fn touching(&self, from: Square) -> Bitboard {
         self.untouchable
@@ -341,6 +430,9 @@ impl<G: Geometry, const PROLONG: bool> Candidates<'_, G, PROLONG> {
     /// The arrivals from `from` a man of `role` is kept for: ordinary moves that touch
     /// every reply or may give check.
     fn kept(&self, role: Role, from: Square) -> Bitboard {
+        if PRICED && self.unjudged.contains(from) {
+            return Bitboard::FULL;
+        }
         let kept = self.touching(from) | self.info.may_check_targets(role, from);
         if PROLONG {
             kept | self.always
@@ -352,15 +444,23 @@ impl<G: Geometry, const PROLONG: bool> Candidates<'_, G, PROLONG> {
     /// Keeps `mv` unless the defender's king surely has a checkless step after it.
     fn consider(&mut self, mv: Move) {
         if (PROLONG && self.always.contains(mv.to))
+            || (PRICED && self.unjudged.contains(mv.from))
             || !(self.steps.one_stands_after(self.geo, self.pos, mv)
-                || checkless_king_step_after::<G, PROLONG>(self.geo, self.pos, mv))
+                || checkless_king_step_after::<G, PROLONG, PRICED>(
+                    self.geo,
+                    self.pos,
+                    mv,
+                    self.budget,
+                ))
         {
             self.out.push(mv);
         }
     }
 }
 
-impl<G: Geometry, const PROLONG: bool> crate::movegen::MoveSink for Candidates<'_, G, PROLONG> {
+impl<G: Geometry, const PROLONG: bool, const PRICED: bool> crate::movegen::MoveSink
+    for Candidates<'_, G, PROLONG, PRICED>
+{
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         if role == Role::King {
             // The generator offers only the steps `king_steps_wanted` let through: none
@@ -369,7 +469,12 @@ impl<G: Geometry, const PROLONG: bool> crate::movegen::MoveSink for Candidates<'
             for to in targets {
                 let mv = Move::new(role, from, to, MoveKind::Normal);
                 if (PROLONG && self.always.contains(to))
-                    || !checkless_king_step_after::<G, PROLONG>(self.geo, self.pos, mv)
+                    || !checkless_king_step_after::<G, PROLONG, PRICED>(
+                        self.geo,
+                        self.pos,
+                        mv,
+                        self.budget,
+                    )
                 {
                     self.out.push(mv);
                 }
@@ -556,12 +661,14 @@ impl<G: Geometry, const PROLONG: bool> crate::movegen::MoveSink for QuietReplies
 
 /// Whether after `mv` the other side's king has a legal step that gives no check (FIDE
 /// rules: a king may step onto any square no enemy man attacks once it has left its
-/// own, and the step checks only by uncovering a line onto the enemy king). Only the
-/// board after `mv` is read: its key is left stale.
-fn checkless_king_step_after<G: Geometry, const PROLONG: bool>(
+/// own, and the step checks only by uncovering a line onto the enemy king) and that
+/// `budget` pays for (under Taxi such a step is legal and no check too, rules.md 2.2).
+/// Only the board after `mv` is read: its key is left stale.
+fn checkless_king_step_after<G: Geometry, const PROLONG: bool, const PRICED: bool>(
     geo: &G,
     pos: &Position,
     mv: Move,
+    budget: u32,
 ) -> bool {
     let mut after = *pos;
     after.play_fide_unkeyed(geo, mv);
@@ -575,6 +682,11 @@ fn checkless_king_step_after<G: Geometry, const PROLONG: bool>(
         !board.occupied()
     } else {
         Bitboard::FULL
+    };
+    let arrivals = if PRICED {
+        arrivals & affordable_king_steps(geo, board, king, budget)
+    } else {
+        arrivals
     };
     (crate::attacks::unattacked_king_steps(geo, board, king, replier) & arrivals).any(|step| {
         crate::attacks::attackers(geo, board, target, replier, occupied.with(step)).is_empty()
