@@ -584,33 +584,45 @@ fn checkless_king_step(game: &AnyGame, pos: &Position) -> bool {
 /// for, is an escape the filter need not see).
 fn judge_self_mate_filter(line: &str, exact_kings: bool, count: &mut FilterCount) {
     let Some(p) = problem(line) else { return };
-    if p.position.turn() != Color::White {
+    judge_self_mate_filter_at(line, &p.game, &p.position, exact_kings, count);
+}
+
+/// `judge_self_mate_filter` on `pos` under `game`, named `line` in messages.
+fn judge_self_mate_filter_at(
+    line: &str,
+    game: &AnyGame,
+    pos: &Position,
+    exact_kings: bool,
+    count: &mut FilterCount,
+) {
+    if pos.turn() != Color::White {
         return;
     }
-    let candidates = fairysolve::with_game!(&p.game, g => {
+    let candidates = fairysolve::with_game!(game, g => {
         let game = OneBoard { game: g, attacker: Color::White };
-        fairysolve::generic::TurnGame::self_mate_candidates(&game, &BoardState::new(p.position))
+        fairysolve::generic::TurnGame::self_mate_candidates(&game, &BoardState::new(*pos))
     });
     let Some(candidates) = candidates else {
         return;
     };
-    for &mv in p.game.legal_moves(&p.position).iter() {
-        let key = self_wins_with(&p.game, &p.position, mv, 1);
+    for &mv in game.legal_moves(pos).iter() {
+        let key = self_wins_with(game, pos, mv, 1);
         let kept = candidates.contains(&mv);
         assert!(
             !key || kept,
             "{line}: the key {} was left out",
             mv.coord(false)
         );
-        if !kept {
-            // What the filter proves of a move it leaves out, stronger than "no key":
-            // the defender then has a legal reply that gives no check.
-            let after = p.game.play(&p.position, mv).position;
+        let (after, end) = ending(game, pos, mv);
+        if !kept && end.is_none() {
+            // What the filter proves of a move it leaves out that ends nothing, stronger
+            // than "no key": the defender then has a legal reply that is no win of its
+            // own and leaves the attacker unchecked.
             assert!(
-                p.game
-                    .legal_moves(&after)
-                    .iter()
-                    .any(|&d| !p.game.in_check(&p.game.play(&after, d).position)),
+                game.legal_moves(&after).iter().any(|&d| {
+                    let (next, end) = ending(game, &after, d);
+                    end != Some(Some(Color::Black)) && !game.in_check(&next)
+                }),
                 "{line}: {} left out, but every reply checks",
                 mv.coord(false)
             );
@@ -619,8 +631,7 @@ fn judge_self_mate_filter(line: &str, exact_kings: bool, count: &mut FilterCount
         count.left_out += !kept as u32;
         count.keys += key as u32;
         if mv.role == Role::King && mv.kind == fairysolve::MoveKind::Normal {
-            let after = p.game.play(&p.position, mv).position;
-            let escape = checkless_king_step(&p.game, &after);
+            let escape = checkless_king_step(game, &after);
             assert!(
                 kept != escape || (kept && !exact_kings),
                 "{line}: the king's step {} kept: {kept}, Black's king has a checkless step after it: {escape}",
@@ -774,4 +785,109 @@ fn the_taxi_self_mate_filter_keeps_what_only_taxi_check_allows() {
         // The filter judges the first diagram; the second it leaves to the search.
         assert_eq!(count.judged, u32::from(line.contains('N')), "{line}");
     }
+}
+
+/// The squares of the men of a FEN's placement, as names ("e4").
+fn men_squares(fen: &str) -> Vec<String> {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let mut squares = Vec::new();
+    for (row, rank) in placement.split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(d) => file += d as u8,
+                None => {
+                    squares.push(format!("{}{}", (b'a' + file) as char, 8 - row));
+                    file += 1;
+                }
+            }
+        }
+    }
+    squares
+}
+
+/// rules.md 1 and 8.3, the attacker's last move of a Trapdoor self-mate: every move the
+/// filter leaves out fails `s#1` by the definition, and every one that ends nothing
+/// leaves the defender a reply that is no win of its own and no check, under timers
+/// drawn widely (either side's men and kings ticking with one or two moves left, T of
+/// 1 and 2, mate first and falls first), on the standard board and on Earthquake
+/// boards, and after random moves played under the rules. A move is left out by a
+/// reply whose legality and checklessness, falls included, no move touching none of
+/// its squares changes (`last_move::trapdoor_replies`); a move that may check once the
+/// attacker's men have fallen is kept. The filter leaves out most moves.
+#[test]
+fn the_trapdoor_self_mate_filter_never_leaves_out_a_key() {
+    let mut rng = Rng(0x7D00_5E1F_0000_0003);
+    let rules = [
+        " trapdoor 1;",
+        " trapdoor 2;",
+        " trapdoor 2; trapdoor_order falls-first;",
+        " trapdoor 1; earthquake \"1 0\";",
+        " trapdoor 2; earthquake \"-2 1\"; void fly;",
+    ];
+    let mut lines = near_self_mates(&mut rng);
+    while lines.len() < 14000 {
+        let placement = match rng.below(3) {
+            0 => walled_in_line(&mut rng),
+            1 => random_line_of(&mut rng, 'w', b"QRNqqrrbnp"),
+            _ => {
+                let random = random_line_of(&mut rng, 'w', b"QRBNPPqrbnpp");
+                with_rights(&mut rng, random)
+            }
+        };
+        lines.push(placement);
+    }
+    let mut count = FilterCount::default();
+    for line in &lines {
+        let rule = rules[rng.below(rules.len())];
+        let t = if rule.contains("trapdoor 1;") { 1 } else { 2 };
+        let mut ticking = Vec::new();
+        for sq in men_squares(line) {
+            if rng.below(3) == 0 {
+                ticking.push(format!("{sq}:{}", 1 + rng.below(t)));
+            }
+        }
+        let timers = if ticking.is_empty() {
+            String::new()
+        } else {
+            format!(" timers \"{}\";", ticking.join(" "))
+        };
+        let text = format!("{line}{rule}{timers}");
+        let Some(p) = problem(&text) else { continue };
+        judge_self_mate_filter_at(&text, &p.game, &p.position, false, &mut count);
+        // Two random moves on, under the rules: timers as play leaves them.
+        let mut pos = p.position;
+        for _ in 0..2 {
+            let moves = p.game.legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let (next, end) = ending(&p.game, &pos, moves[rng.below(moves.len())]);
+            if end.is_some() {
+                break;
+            }
+            pos = next;
+        }
+        if pos != p.position {
+            let label = format!(
+                "{text} after two moves: {}",
+                fairysolve::fen::write_fen(&pos)
+            );
+            judge_self_mate_filter_at(&label, &p.game, &pos, false, &mut count);
+        }
+    }
+    let FilterCount {
+        judged,
+        moves,
+        left_out,
+        keys,
+        ..
+    } = count;
+    eprintln!("{judged} judged, {left_out} of {moves} left out, {keys} keys");
+    assert!(judged > 4000, "only {judged} positions judged");
+    assert!(
+        left_out * 10 > moves * 5,
+        "only {left_out} of {moves} moves left out"
+    );
+    assert!(keys >= 20, "only {keys} keys among the moves kept");
 }

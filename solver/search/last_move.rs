@@ -71,6 +71,17 @@ pub fn flights<T: Terrain>(game: &Game<T>, pos: &Position) -> Flights {
 /// must be tried (the defender's king may fall, only falling men stand between a
 /// rider and the king, or aftershocks are played), else those moves (`FallChecks`).
 pub fn last_ply_shortcut<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<FallChecks> {
+    let king = pos.board().king(!pos.turn())?;
+    if pos.timers().get(king).is_some_and(|r| r <= 1) {
+        return None;
+    }
+    fall_checks(game, pos)
+}
+
+/// `last_ply_shortcut` where the defender's king may fall as well: where the attacker's
+/// moves may give check in P or, after the falls, in P' (`None`: every move may, or
+/// aftershocks are played).
+pub fn fall_checks<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<FallChecks> {
     if game.terrain.shifts() {
         return None;
     }
@@ -78,9 +89,6 @@ pub fn last_ply_shortcut<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<F
     let board = pos.board();
     let us = pos.turn();
     let king = board.king(!us)?;
-    if pos.timers().get(king).is_some_and(|r| r <= 1) {
-        return None;
-    }
     // Taxi: a rider that already attacks the king, too dear to be a check now, becomes
     // one after any move cheap enough to save the money (rules.md 2.2). With cash for
     // any ride there is no such rider: its attack would be a check, and the side not
@@ -205,8 +213,9 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
 /// The attacker's legal moves of a self-mate's last round (`s#1`, the attacker to move
 /// in `pos`) after which the defender may have nothing but moves that mate the
 /// attacker, into `out`; `false` (and `out` untouched) when every legal move must be
-/// tried: Trapdoor, a board that shifts, a king missing, the attacker in check (under
-/// Taxi either king attacked), or no reply of the defender's to judge by (no quiet reply, no checkless
+/// tried: Trapdoor with Taxi, a board that shifts, a king missing, the attacker in
+/// check (under Taxi or Trapdoor either king attacked, or a check waiting behind
+/// falling men alone), or no reply of the defender's to judge by (no quiet reply, no checkless
 /// king's step). An attacker without a legal move (stalemated: a draw, no win for
 /// anyone) gets an empty list.
 ///
@@ -268,6 +277,11 @@ pub fn self_mate_candidates_where<T: Terrain>(
 /// unjudged where the defender cannot pay for every attack, and the king's steps,
 /// castling and en passant are judged on the board after W. Both kings must stand
 /// unattacked in FIDE's sense, as the lemmas were proved for.
+///
+/// Under Trapdoor (on a fixed board, no Taxi) the replies are judged with their falls
+/// (`trapdoor_replies`), W is kept where it may give check once its own falling men
+/// have gone (`fall_checks`), and every move that only a king's step would refute is
+/// kept (the falls decide the steps), as are castling, en passant and promotions.
 fn candidates<T: Terrain, const PROLONG: bool>(
     game: &Game<T>,
     pos: &Position,
@@ -276,34 +290,40 @@ fn candidates<T: Terrain, const PROLONG: bool>(
     let geo = game.geo(pos);
     let board = pos.board();
     let us = pos.turn();
-    // Whether moves have prices, the defender's budget for its reply, and the
-    // attacker's men whose moves are kept unjudged (Taxi); none under FIDE rules.
-    let (priced, budget, unjudged) = if game.is_plain() {
+    // The rules judged by, the defender's budget for its king's steps and the
+    // attacker's men whose moves are kept unjudged (Taxi), and where the attacker's
+    // move may check once its falling men have gone (Trapdoor).
+    let (rules, budget, unjudged, falls) = if game.is_plain() {
         if game.in_check(pos) {
             return false;
         }
-        (false, u32::MAX, Bitboard::EMPTY)
+        (FIDE, u32::MAX, Bitboard::EMPTY, FallChecks::default())
     } else {
-        let (Some(taxi), None, false) =
-            (&game.rules.taxi, game.rules.trapdoor, game.terrain.shifts())
-        else {
-            return false;
-        };
-        if crate::movegen::king_attacked(geo, pos, us)
+        if game.terrain.shifts()
+            || crate::movegen::king_attacked(geo, pos, us)
             || crate::movegen::king_attacked(geo, pos, !us)
         {
             return false;
         }
-        let unjudged = if crate::taxi::attacks_affordable(geo, pos, taxi) {
-            Bitboard::EMPTY
-        } else {
-            crate::movegen::pinned_men(geo, pos, us)
-        };
-        (
-            true,
-            crate::taxi::next_turn_budget(pos, !us, taxi),
-            unjudged,
-        )
+        match (&game.rules.taxi, game.rules.trapdoor) {
+            (Some(taxi), None) => {
+                let unjudged = if crate::taxi::attacks_affordable(geo, pos, taxi) {
+                    Bitboard::EMPTY
+                } else {
+                    crate::movegen::pinned_men(geo, pos, us)
+                };
+                let budget = crate::taxi::next_turn_budget(pos, !us, taxi);
+                (TAXI, budget, unjudged, FallChecks::default())
+            }
+            (None, Some(_)) => {
+                // `None` where a check waits behind falling men alone.
+                let Some(falls) = fall_checks(game, pos) else {
+                    return false;
+                };
+                (TRAPDOOR, u32::MAX, Bitboard::EMPTY, falls)
+            }
+            _ => return false,
+        }
     };
     let (Some(our_king), Some(their_king)) = (board.king(us), board.king(!us)) else {
         return false;
@@ -327,55 +347,110 @@ fn candidates<T: Terrain, const PROLONG: bool>(
         squares: [Bitboard::EMPTY; QUIET_REPLIES_KEPT],
         len: 0,
     };
-    if priced {
-        let mut affordable = crate::taxi::Affordable::new(geo, board, budget, replies);
-        crate::movegen::generate(geo, &passed, &mut affordable);
-        replies = affordable.inner;
-    } else {
-        crate::movegen::generate(geo, &passed, &mut replies);
+    match rules {
+        TAXI => {
+            let mut affordable = crate::taxi::Affordable::new(geo, board, budget, replies);
+            crate::movegen::generate(geo, &passed, &mut affordable);
+            replies = affordable.inner;
+        }
+        TRAPDOOR => trapdoor_replies(game, pos, &passed, &mut replies),
+        _ => crate::movegen::generate(geo, &passed, &mut replies),
     }
     let untouchable = &mut replies.squares[..replies.len];
     // The replies that depend on the fewest squares first: most moves miss them.
     untouchable.sort_unstable_by_key(|s| s.count());
-    let step_arrivals = if priced {
-        arrivals & affordable_king_steps(geo, board, their_king, budget)
-    } else {
-        arrivals
+    // Under Trapdoor the falls at the end of the king's step decide it: no step is
+    // judged unplayed.
+    let step_arrivals = match rules {
+        TAXI => arrivals & affordable_king_steps(geo, board, their_king, budget),
+        TRAPDOOR => Bitboard::EMPTY,
+        _ => arrivals,
     };
     let steps = KingSteps::new(geo, pos, step_arrivals);
     if untouchable.is_empty() && steps.len == 0 {
         return false;
     }
     let info = CheckInfo::new(geo, pos);
-    // Compiled apart, so that FIDE's filter pays nothing for the prices.
-    if priced {
-        let mut candidates = Candidates::<_, PROLONG, true> {
-            geo,
-            pos,
-            info: &info,
-            untouchable,
-            steps: &steps,
-            always,
-            unjudged,
-            budget,
-            out,
+    macro_rules! sink {
+        ($rules:expr) => {
+            Candidates::<_, PROLONG, { $rules }> {
+                geo,
+                pos,
+                info: &info,
+                untouchable,
+                steps: &steps,
+                always,
+                unjudged,
+                budget,
+                falls,
+                out,
+            }
         };
-        game.generate_base(pos, &mut candidates);
-    } else {
-        let mut candidates = Candidates::<_, PROLONG, false> {
-            geo,
-            pos,
-            info: &info,
-            untouchable,
-            steps: &steps,
-            always,
-            unjudged,
-            budget,
-            out,
-        };
-        crate::movegen::generate(geo, pos, &mut candidates);
+    }
+    // Compiled apart, so that FIDE's filter pays nothing for prices and falls.
+    match rules {
+        TAXI => game.generate_base(pos, &mut sink!(TAXI)),
+        TRAPDOOR => {
+            // The generator leaves the falls' part of legality to the game.
+            game.generate_base(pos, &mut sink!(TRAPDOOR));
+            game.retain_legal(pos, out);
+        }
+        _ => crate::movegen::generate(geo, pos, &mut sink!(FIDE)),
     }
     true
+}
+
+/// Under Trapdoor, the defender's quiet replies into `replies`, each with the squares
+/// that decide it (`reply_squares`, and the squares of the defender's men that fall at
+/// the end of its move with the lines through them to both kings: a fall may open
+/// one). The replies are judged with the turn passed and the attacker's men that fall
+/// at the end of its move gone (its king aside: a move that lets it fall loses), as
+/// they are after any attacker's move that does not move them: a reply is kept when it
+/// is an ordinary man's move that gives no check, is legal there and, played out with
+/// its falls, mates nobody and leaves the attacker's king unattacked (the defender's
+/// own king may fall: the defender then loses, which refutes a self-mate as well). An
+/// attacker's move that touches none of a kept reply's squares, and may give check
+/// neither before nor after its own falls, changes nothing the reply's legality and
+/// checklessness read: the lines onto both kings opened by the reply, its falls and
+/// the attacker's move all pass through those squares.
+fn trapdoor_replies<T: Terrain, const PROLONG: bool>(
+    game: &Game<T>,
+    pos: &Position,
+    passed: &Position,
+    replies: &mut QuietReplies<'_, T::Geo, PROLONG>,
+) {
+    let geo = replies.geo;
+    let (our_king, their_king) = replies.kings;
+    let us = pos.turn();
+    let mut fallen = *passed;
+    for s in crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::from_square(our_king)) {
+        fallen.remove_piece(s);
+    }
+    let defender_falls = crate::trapdoor::Trapdoor::expiring(pos, !us, Bitboard::EMPTY);
+    let fall_lines = defender_falls.fold(defender_falls, |lines, s| {
+        lines | geo.line(their_king, s) | geo.line(our_king, s)
+    });
+    let info = CheckInfo::new(geo, &fallen);
+    for &r in crate::movegen::legal_moves(geo, &fallen).iter() {
+        if replies.len == QUIET_REPLIES_KEPT {
+            return;
+        }
+        if r.role == Role::King
+            || !matches!(r.kind, MoveKind::Normal | MoveKind::DoublePush)
+            || (PROLONG && !replies.arrivals.contains(r.to))
+            || info.gives_check(geo, &fallen, r)
+            || game.is_legal_quick(&fallen, r) != Some(true)
+        {
+            continue;
+        }
+        // A mate leaves the attacker's king attacked where the play ends (before the
+        // falls, or after them): the one test serves.
+        let played = game.play(&fallen, r);
+        if !crate::movegen::king_attacked(geo, &played.position, us) {
+            replies.squares[replies.len] = reply_squares(geo, r, our_king, their_king) | fall_lines;
+            replies.len += 1;
+        }
+    }
 }
 
 /// The squares next to the king on `king` it can pay to step to with `budget`
@@ -402,7 +477,7 @@ fn affordable_king_steps<G: Geometry>(
 /// is asked for no more: a man none of whose moves on an empty board would be kept
 /// is passed over, and a king's step that leaves the defender's king a step surely
 /// standing is not tested for safety.
-struct Candidates<'a, G: Geometry, const PROLONG: bool, const PRICED: bool> {
+struct Candidates<'a, G: Geometry, const PROLONG: bool, const RULES: u8> {
     geo: &'a G,
     pos: &'a Position,
     info: &'a CheckInfo,
@@ -415,10 +490,19 @@ struct Candidates<'a, G: Geometry, const PROLONG: bool, const PRICED: bool> {
     unjudged: Bitboard,
     /// What the defender can pay for its king's step (`u32::MAX` under FIDE rules).
     budget: u32,
+    /// Under Trapdoor, where the attacker's move may give check once its falling men
+    /// have gone.
+    falls: FallChecks,
     out: &'a mut MoveList,
 }
 
-impl<G: Geometry, const PROLONG: bool, const PRICED: bool> Candidates<'_, G, PROLONG, PRICED> {
+/// The rules `Candidates` judges by, each compiled apart: FIDE's on a fixed board,
+/// Taxi's (prices, and Taxi's check) and Trapdoor's (falls).
+const FIDE: u8 = 0;
+const TAXI: u8 = 1;
+const TRAPDOOR: u8 = 2;
+
+impl<G: Geometry, const PROLONG: bool, const RULES: u8> Candidates<'_, G, PROLONG, RULES> {
     /// The arrivals that, with a move from `from`, touch every reply's squares.
     fn touching(&self, from: Square) -> Bitboard {
         self.untouchable
@@ -430,10 +514,13 @@ impl<G: Geometry, const PROLONG: bool, const PRICED: bool> Candidates<'_, G, PRO
     /// The arrivals from `from` a man of `role` is kept for: ordinary moves that touch
     /// every reply or may give check.
     fn kept(&self, role: Role, from: Square) -> Bitboard {
-        if PRICED && self.unjudged.contains(from) {
+        if RULES == TAXI && self.unjudged.contains(from) {
             return Bitboard::FULL;
         }
-        let kept = self.touching(from) | self.info.may_check_targets(role, from);
+        let mut kept = self.touching(from) | self.info.may_check_targets(role, from);
+        if RULES == TRAPDOOR {
+            kept |= self.fall_check_targets(role, from);
+        }
         if PROLONG {
             kept | self.always
         } else {
@@ -441,12 +528,30 @@ impl<G: Geometry, const PROLONG: bool, const PRICED: bool> Candidates<'_, G, PRO
         }
     }
 
-    /// Keeps `mv` unless the defender's king surely has a checkless step after it.
+    /// Under Trapdoor, the arrivals from `from` of a man of `role` that may give check
+    /// once the attacker's falling men have gone (`FallChecks`): every one where its
+    /// leaving may uncover such a check.
+    fn fall_check_targets(&self, role: Role, from: Square) -> Bitboard {
+        if self.falls.discoverers.contains(from) {
+            return Bitboard::FULL;
+        }
+        let [straight, diagonal] = self.falls.arrivals;
+        match role {
+            Role::Rook => straight,
+            Role::Bishop => diagonal,
+            Role::Queen => straight | diagonal,
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// Keeps `mv` unless the defender's king surely has a checkless step after it
+    /// (under Trapdoor, where the falls decide the king's steps, every `mv` is kept).
     fn consider(&mut self, mv: Move) {
         if (PROLONG && self.always.contains(mv.to))
-            || (PRICED && self.unjudged.contains(mv.from))
+            || RULES == TRAPDOOR
+            || (RULES == TAXI && self.unjudged.contains(mv.from))
             || !(self.steps.one_stands_after(self.geo, self.pos, mv)
-                || checkless_king_step_after::<G, PROLONG, PRICED>(
+                || checkless_king_step_after::<G, PROLONG, RULES>(
                     self.geo,
                     self.pos,
                     mv,
@@ -458,8 +563,8 @@ impl<G: Geometry, const PROLONG: bool, const PRICED: bool> Candidates<'_, G, PRO
     }
 }
 
-impl<G: Geometry, const PROLONG: bool, const PRICED: bool> crate::movegen::MoveSink
-    for Candidates<'_, G, PROLONG, PRICED>
+impl<G: Geometry, const PROLONG: bool, const RULES: u8> crate::movegen::MoveSink
+    for Candidates<'_, G, PROLONG, RULES>
 {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         if role == Role::King {
@@ -469,7 +574,8 @@ impl<G: Geometry, const PROLONG: bool, const PRICED: bool> crate::movegen::MoveS
             for to in targets {
                 let mv = Move::new(role, from, to, MoveKind::Normal);
                 if (PROLONG && self.always.contains(to))
-                    || !checkless_king_step_after::<G, PROLONG, PRICED>(
+                    || RULES == TRAPDOOR
+                    || !checkless_king_step_after::<G, PROLONG, RULES>(
                         self.geo,
                         self.pos,
                         mv,
@@ -664,7 +770,7 @@ impl<G: Geometry, const PROLONG: bool> crate::movegen::MoveSink for QuietReplies
 /// own, and the step checks only by uncovering a line onto the enemy king) and that
 /// `budget` pays for (under Taxi such a step is legal and no check too, rules.md 2.2).
 /// Only the board after `mv` is read: its key is left stale.
-fn checkless_king_step_after<G: Geometry, const PROLONG: bool, const PRICED: bool>(
+fn checkless_king_step_after<G: Geometry, const PROLONG: bool, const RULES: u8>(
     geo: &G,
     pos: &Position,
     mv: Move,
@@ -683,7 +789,7 @@ fn checkless_king_step_after<G: Geometry, const PROLONG: bool, const PRICED: boo
     } else {
         Bitboard::FULL
     };
-    let arrivals = if PRICED {
+    let arrivals = if RULES == TAXI {
         arrivals & affordable_king_steps(geo, board, king, budget)
     } else {
         arrivals

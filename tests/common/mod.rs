@@ -181,6 +181,34 @@ pub fn solved_keys(p: &Problem, pos: &fairysolve::Position, n: u32, threads: usi
     key_line(sol.keys.iter().map(|(m, _)| *m), pos.is_chess960())
 }
 
+/// The keys of the problem's diagram as an `s#n` (rules.md 8.3, the solver core), as
+/// one sorted line in coordinates ("none" for no key).
+#[allow(dead_code)]
+pub fn self_mate_keys(p: &Problem, n: u32) -> String {
+    use fairysolve::generic::adapter::{BoardState, OneBoard};
+    use fairysolve::generic::search::{solve_for, Goal};
+    use fairysolve::search::solution::SolveOptions;
+    let table = fairysolve::search::tt::Table::new(16);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = SolveOptions {
+        threads: 1,
+        tree: false,
+        ..SolveOptions::default()
+    };
+    let mut keys: Vec<String> = fairysolve::with_game!(&p.game, g => {
+        let game = OneBoard { game: g, attacker: fairysolve::Color::White };
+        let sol = solve_for(&game, Goal::SelfLoss, &table, &BoardState::new(p.position), n, &opts, &stop, &|_, _| {});
+        assert!(sol.finished());
+        sol.keys.iter().map(|k| k.0.clone()).collect()
+    });
+    keys.sort();
+    if keys.is_empty() {
+        "none".into()
+    } else {
+        keys.join(" ")
+    }
+}
+
 /// A key set as one sorted line in coordinates ("none" for no key).
 pub fn key_line(keys: impl IntoIterator<Item = fairysolve::Move>, chess960: bool) -> String {
     let mut v: Vec<String> = keys
