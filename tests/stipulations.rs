@@ -811,7 +811,8 @@ fn men_squares(fen: &str) -> Vec<String> {
 /// leaves the defender a reply that is no win of its own and no check, under timers
 /// drawn widely (either side's men and kings ticking with one or two moves left, T of
 /// 1 and 2, mate first and falls first), on the standard board and on Earthquake
-/// boards, and after random moves played under the rules. A move is left out by a
+/// boards, with Taxi's prices or without, and after random moves played under the
+/// rules. A move is left out by a
 /// reply whose legality and checklessness, falls included, no move touching none of
 /// its squares changes (`last_move::trapdoor_replies`); a move that may check once the
 /// attacker's men have fallen is kept. The filter leaves out most moves.
@@ -824,6 +825,9 @@ fn the_trapdoor_self_mate_filter_never_leaves_out_a_key() {
         " trapdoor 2; trapdoor_order falls-first;",
         " trapdoor 1; earthquake \"1 0\";",
         " trapdoor 2; earthquake \"-2 1\"; void fly;",
+        " trapdoor 1; taxi \"3 2\"; taxi_income 1;",
+        " trapdoor 2; taxi \"9 1\"; taxi_income 2;",
+        " trapdoor 2; taxi \"30 30\"; taxi_income 2; trapdoor_order falls-first;",
     ];
     let mut lines = near_self_mates(&mut rng);
     while lines.len() < 14000 {
@@ -890,4 +894,39 @@ fn the_trapdoor_self_mate_filter_never_leaves_out_a_key() {
         "only {left_out} of {moves} moves left out"
     );
     assert!(keys >= 20, "only {keys} keys among the moves kept");
+}
+
+/// rules.md 1.2 and 8.3: White's pawn on c5 falls at the end of any White move that
+/// does not move it, and Black's rook on b4 at the end of Black's reply: the bishop on
+/// d6 then checks White's king on a3, whatever Black plays (1.Ng3 h6, 1...e4, a king's
+/// step: each leaves b4 to fall; the rook's and bishop's moves uncover or give the
+/// check). A filter that judged Black's replies with the pawn still on c5 would call
+/// 1...h6 an escape and leave out 1.Ng3; judged as the falls leave the board, no reply
+/// is one. The same with Taxi's check below.
+#[test]
+fn a_fall_that_opens_a_line_after_the_attackers_move_is_judged() {
+    let line = "8/2k1p2p/3b4/2P1p3/1r6/K7/8/7N w - - trapdoor 2; timers \"c5:1 b4:1\";";
+    let p = problem(line).expect("the line reads");
+    let ng3 = p
+        .game
+        .legal_moves(&p.position)
+        .iter()
+        .copied()
+        .find(|m| m.coord(false).to_string() == "h1g3")
+        .expect("1.Ng3 is legal");
+    let (after, end) = ending(&p.game, &p.position, ng3);
+    assert_eq!(end, None);
+    assert!(p
+        .game
+        .legal_moves(&after)
+        .iter()
+        .all(|&d| p.game.in_check(&ending(&p.game, &after, d).0)));
+    let mut count = FilterCount::default();
+    judge_self_mate_filter(line, false, &mut count);
+    // With Taxi (rules.md 2.2): the knight on d2 is pinned once the pawn on c3 has
+    // fallen, and may leave the line only because Black, holding 3, cannot pay the 4
+    // the bishop's capture costs; after any reply Black holds 4. Its moves are kept.
+    let taxi = "7k/p6p/1p5P/bP6/8/2P5/B2N4/4K3 w - - taxi \"10 1\"; taxi_income 2; trapdoor 1; timers \"c3:1\";";
+    judge_self_mate_filter(taxi, false, &mut count);
+    assert_eq!(count.judged, 1, "the Taxi diagram is judged");
 }

@@ -213,7 +213,7 @@ pub fn mating_moves<T: Terrain>(game: &Game<T>, pos: &Position, out: &mut MoveLi
 /// The attacker's legal moves of a self-mate's last round (`s#1`, the attacker to move
 /// in `pos`) after which the defender may have nothing but moves that mate the
 /// attacker, into `out`; `false` (and `out` untouched) when every legal move must be
-/// tried: Trapdoor with Taxi, a board that shifts, a king missing, the attacker in
+/// tried: a board that shifts, a king missing, the attacker in
 /// check (under Taxi or Trapdoor either king attacked, or a check waiting behind
 /// falling men alone), or no reply of the defender's to judge by (no quiet reply, no checkless
 /// king's step). An attacker without a legal move (stalemated: a draw, no win for
@@ -278,10 +278,14 @@ pub fn self_mate_candidates_where<T: Terrain>(
 /// castling and en passant are judged on the board after W. Both kings must stand
 /// unattacked in FIDE's sense, as the lemmas were proved for.
 ///
-/// Under Trapdoor (on a fixed board, no Taxi) the replies are judged with their falls
+/// Under Trapdoor (on a fixed board) the replies are judged with their falls
 /// (`trapdoor_replies`), W is kept where it may give check once its own falling men
 /// have gone (`fall_checks`), and every move that only a king's step would refute is
 /// kept (the falls decide the steps), as are castling, en passant and promotions.
+/// Both together: the replies judged with their falls by the game, prices and Taxi's
+/// check included (W only makes the attacker poorer, so an attack too dear before it
+/// stays so), and the men pinned once the attacker's falling men have gone kept
+/// unjudged.
 fn candidates<T: Terrain, const PROLONG: bool>(
     game: &Game<T>,
     pos: &Position,
@@ -290,46 +294,61 @@ fn candidates<T: Terrain, const PROLONG: bool>(
     let geo = game.geo(pos);
     let board = pos.board();
     let us = pos.turn();
-    // The rules judged by, the defender's budget for its king's steps and the
-    // attacker's men whose moves are kept unjudged (Taxi), and where the attacker's
-    // move may check once its falling men have gone (Trapdoor).
-    let (rules, budget, unjudged, falls) = if game.is_plain() {
+    let taxi = game.rules.taxi.as_ref();
+    let falling = game.rules.trapdoor.is_some();
+    if game.is_plain() {
         if game.in_check(pos) {
             return false;
         }
-        (FIDE, u32::MAX, Bitboard::EMPTY, FallChecks::default())
-    } else {
-        if game.terrain.shifts()
-            || crate::movegen::king_attacked(geo, pos, us)
-            || crate::movegen::king_attacked(geo, pos, !us)
-        {
-            return false;
-        }
-        match (&game.rules.taxi, game.rules.trapdoor) {
-            (Some(taxi), None) => {
-                let unjudged = if crate::taxi::attacks_affordable(geo, pos, taxi) {
-                    Bitboard::EMPTY
-                } else {
-                    crate::movegen::pinned_men(geo, pos, us)
-                };
-                let budget = crate::taxi::next_turn_budget(pos, !us, taxi);
-                (TAXI, budget, unjudged, FallChecks::default())
-            }
-            (None, Some(_)) => {
-                // `None` where a check waits behind falling men alone.
-                let Some(falls) = fall_checks(game, pos) else {
-                    return false;
-                };
-                (TRAPDOOR, u32::MAX, Bitboard::EMPTY, falls)
-            }
-            _ => return false,
-        }
-    };
+    } else if game.terrain.shifts()
+        || crate::movegen::king_attacked(geo, pos, us)
+        || crate::movegen::king_attacked(geo, pos, !us)
+    {
+        return false;
+    }
     let (Some(our_king), Some(their_king)) = (board.king(us), board.king(!us)) else {
         return false;
     };
+    // Under Trapdoor, where the attacker's move may check once its falling men have
+    // gone (`None`: a check waits behind falling men alone).
+    let falls = if falling {
+        match fall_checks(game, pos) {
+            Some(falls) => falls,
+            None => return false,
+        }
+    } else {
+        FallChecks::default()
+    };
     let mut passed = *pos;
     passed.pass();
+    // The position the replies are judged in under Trapdoor: the turn passed, the
+    // attacker's men that fall at the end of its move gone (its king aside: a move
+    // that lets it fall loses), as after any move that does not move them, and under
+    // Taxi the defender holding what it holds at its turn.
+    let fallen = if falling {
+        let mut fallen = passed;
+        for s in crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::from_square(our_king)) {
+            fallen.remove_piece(s);
+        }
+        if let Some(taxi) = taxi {
+            fallen.set_cash(!us, crate::taxi::next_turn_budget(pos, !us, taxi));
+        }
+        fallen
+    } else {
+        passed
+    };
+    // Under Taxi, what the defender can pay at its turn, and the attacker's men whose
+    // moves may be legal only by Taxi's check (pinned in FIDE's sense, once its falling
+    // men have gone), kept unjudged.
+    let budget = taxi.map_or(u32::MAX, |taxi| {
+        crate::taxi::next_turn_budget(pos, !us, taxi)
+    });
+    let unjudged = match taxi {
+        Some(taxi) if !crate::taxi::attacks_affordable(geo, pos, taxi) => {
+            crate::movegen::pinned_men(geo, &fallen, us)
+        }
+        _ => Bitboard::EMPTY,
+    };
     let reply_info = CheckInfo::new(geo, &passed);
     // Where a capture prolongs the round, the squares a reply may arrive on (a capture
     // is no escape) and the arrivals every attacker's move onto is kept.
@@ -347,24 +366,26 @@ fn candidates<T: Terrain, const PROLONG: bool>(
         squares: [Bitboard::EMPTY; QUIET_REPLIES_KEPT],
         len: 0,
     };
-    match rules {
-        TAXI => {
-            let mut affordable = crate::taxi::Affordable::new(geo, board, budget, replies);
-            crate::movegen::generate(geo, &passed, &mut affordable);
-            replies = affordable.inner;
-        }
-        TRAPDOOR => trapdoor_replies(game, pos, &passed, &mut replies),
-        _ => crate::movegen::generate(geo, &passed, &mut replies),
+    if falling {
+        trapdoor_replies(game, &fallen, &mut replies);
+    } else if taxi.is_some() {
+        let mut affordable = crate::taxi::Affordable::new(geo, board, budget, replies);
+        crate::movegen::generate(geo, &passed, &mut affordable);
+        replies = affordable.inner;
+    } else {
+        crate::movegen::generate(geo, &passed, &mut replies);
     }
     let untouchable = &mut replies.squares[..replies.len];
     // The replies that depend on the fewest squares first: most moves miss them.
     untouchable.sort_unstable_by_key(|s| s.count());
     // Under Trapdoor the falls at the end of the king's step decide it: no step is
     // judged unplayed.
-    let step_arrivals = match rules {
-        TAXI => arrivals & affordable_king_steps(geo, board, their_king, budget),
-        TRAPDOOR => Bitboard::EMPTY,
-        _ => arrivals,
+    let step_arrivals = if falling {
+        Bitboard::EMPTY
+    } else if taxi.is_some() {
+        arrivals & affordable_king_steps(geo, board, their_king, budget)
+    } else {
+        arrivals
     };
     let steps = KingSteps::new(geo, pos, step_arrivals);
     if untouchable.is_empty() && steps.len == 0 {
@@ -372,8 +393,8 @@ fn candidates<T: Terrain, const PROLONG: bool>(
     }
     let info = CheckInfo::new(geo, pos);
     macro_rules! sink {
-        ($rules:expr) => {
-            Candidates::<_, PROLONG, { $rules }> {
+        ($priced:expr, $falls:expr) => {
+            Candidates::<_, PROLONG, $priced, $falls> {
                 geo,
                 pos,
                 info: &info,
@@ -387,15 +408,20 @@ fn candidates<T: Terrain, const PROLONG: bool>(
             }
         };
     }
-    // Compiled apart, so that FIDE's filter pays nothing for prices and falls.
-    match rules {
-        TAXI => game.generate_base(pos, &mut sink!(TAXI)),
-        TRAPDOOR => {
-            // The generator leaves the falls' part of legality to the game.
-            game.generate_base(pos, &mut sink!(TRAPDOOR));
+    // Compiled apart, so that FIDE's filter pays nothing for prices and falls. The
+    // game's generator prices the moves and judges Taxi's check; the falls' part of
+    // legality is left to the game.
+    match (taxi.is_some(), falling) {
+        (false, false) => crate::movegen::generate(geo, pos, &mut sink!(false, false)),
+        (true, false) => game.generate_base(pos, &mut sink!(true, false)),
+        (false, true) => {
+            game.generate_base(pos, &mut sink!(false, true));
             game.retain_legal(pos, out);
         }
-        _ => crate::movegen::generate(geo, pos, &mut sink!(FIDE)),
+        (true, true) => {
+            game.generate_base(pos, &mut sink!(true, true));
+            game.retain_legal(pos, out);
+        }
     }
     true
 }
@@ -415,37 +441,32 @@ fn candidates<T: Terrain, const PROLONG: bool>(
 /// the attacker's move all pass through those squares.
 fn trapdoor_replies<T: Terrain, const PROLONG: bool>(
     game: &Game<T>,
-    pos: &Position,
-    passed: &Position,
+    fallen: &Position,
     replies: &mut QuietReplies<'_, T::Geo, PROLONG>,
 ) {
     let geo = replies.geo;
     let (our_king, their_king) = replies.kings;
-    let us = pos.turn();
-    let mut fallen = *passed;
-    for s in crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::from_square(our_king)) {
-        fallen.remove_piece(s);
-    }
-    let defender_falls = crate::trapdoor::Trapdoor::expiring(pos, !us, Bitboard::EMPTY);
+    let us = !fallen.turn();
+    let defender_falls = crate::trapdoor::Trapdoor::expiring(fallen, !us, Bitboard::EMPTY);
     let fall_lines = defender_falls.fold(defender_falls, |lines, s| {
         lines | geo.line(their_king, s) | geo.line(our_king, s)
     });
-    let info = CheckInfo::new(geo, &fallen);
-    for &r in crate::movegen::legal_moves(geo, &fallen).iter() {
+    let info = CheckInfo::new(geo, fallen);
+    for &r in crate::movegen::legal_moves(geo, fallen).iter() {
         if replies.len == QUIET_REPLIES_KEPT {
             return;
         }
         if r.role == Role::King
             || !matches!(r.kind, MoveKind::Normal | MoveKind::DoublePush)
             || (PROLONG && !replies.arrivals.contains(r.to))
-            || info.gives_check(geo, &fallen, r)
-            || game.is_legal_quick(&fallen, r) != Some(true)
+            || info.gives_check(geo, fallen, r)
+            || game.is_legal_quick(fallen, r) != Some(true)
         {
             continue;
         }
         // A mate leaves the attacker's king attacked where the play ends (before the
         // falls, or after them): the one test serves.
-        let played = game.play(&fallen, r);
+        let played = game.play(fallen, r);
         if !crate::movegen::king_attacked(geo, &played.position, us) {
             replies.squares[replies.len] = reply_squares(geo, r, our_king, their_king) | fall_lines;
             replies.len += 1;
@@ -477,7 +498,7 @@ fn affordable_king_steps<G: Geometry>(
 /// is asked for no more: a man none of whose moves on an empty board would be kept
 /// is passed over, and a king's step that leaves the defender's king a step surely
 /// standing is not tested for safety.
-struct Candidates<'a, G: Geometry, const PROLONG: bool, const RULES: u8> {
+struct Candidates<'a, G: Geometry, const PROLONG: bool, const PRICED: bool, const FALLS: bool> {
     geo: &'a G,
     pos: &'a Position,
     info: &'a CheckInfo,
@@ -496,13 +517,9 @@ struct Candidates<'a, G: Geometry, const PROLONG: bool, const RULES: u8> {
     out: &'a mut MoveList,
 }
 
-/// The rules `Candidates` judges by, each compiled apart: FIDE's on a fixed board,
-/// Taxi's (prices, and Taxi's check) and Trapdoor's (falls).
-const FIDE: u8 = 0;
-const TAXI: u8 = 1;
-const TRAPDOOR: u8 = 2;
-
-impl<G: Geometry, const PROLONG: bool, const RULES: u8> Candidates<'_, G, PROLONG, RULES> {
+impl<G: Geometry, const PROLONG: bool, const PRICED: bool, const FALLS: bool>
+    Candidates<'_, G, PROLONG, PRICED, FALLS>
+{
     /// The arrivals that, with a move from `from`, touch every reply's squares.
     fn touching(&self, from: Square) -> Bitboard {
         self.untouchable
@@ -514,11 +531,11 @@ impl<G: Geometry, const PROLONG: bool, const RULES: u8> Candidates<'_, G, PROLON
     /// The arrivals from `from` a man of `role` is kept for: ordinary moves that touch
     /// every reply or may give check.
     fn kept(&self, role: Role, from: Square) -> Bitboard {
-        if RULES == TAXI && self.unjudged.contains(from) {
+        if PRICED && self.unjudged.contains(from) {
             return Bitboard::FULL;
         }
         let mut kept = self.touching(from) | self.info.may_check_targets(role, from);
-        if RULES == TRAPDOOR {
+        if FALLS {
             kept |= self.fall_check_targets(role, from);
         }
         if PROLONG {
@@ -548,10 +565,10 @@ impl<G: Geometry, const PROLONG: bool, const RULES: u8> Candidates<'_, G, PROLON
     /// (under Trapdoor, where the falls decide the king's steps, every `mv` is kept).
     fn consider(&mut self, mv: Move) {
         if (PROLONG && self.always.contains(mv.to))
-            || RULES == TRAPDOOR
-            || (RULES == TAXI && self.unjudged.contains(mv.from))
+            || FALLS
+            || (PRICED && self.unjudged.contains(mv.from))
             || !(self.steps.one_stands_after(self.geo, self.pos, mv)
-                || checkless_king_step_after::<G, PROLONG, RULES>(
+                || checkless_king_step_after::<G, PROLONG, PRICED>(
                     self.geo,
                     self.pos,
                     mv,
@@ -563,8 +580,8 @@ impl<G: Geometry, const PROLONG: bool, const RULES: u8> Candidates<'_, G, PROLON
     }
 }
 
-impl<G: Geometry, const PROLONG: bool, const RULES: u8> crate::movegen::MoveSink
-    for Candidates<'_, G, PROLONG, RULES>
+impl<G: Geometry, const PROLONG: bool, const PRICED: bool, const FALLS: bool>
+    crate::movegen::MoveSink for Candidates<'_, G, PROLONG, PRICED, FALLS>
 {
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         if role == Role::King {
@@ -574,8 +591,8 @@ impl<G: Geometry, const PROLONG: bool, const RULES: u8> crate::movegen::MoveSink
             for to in targets {
                 let mv = Move::new(role, from, to, MoveKind::Normal);
                 if (PROLONG && self.always.contains(to))
-                    || RULES == TRAPDOOR
-                    || !checkless_king_step_after::<G, PROLONG, RULES>(
+                    || FALLS
+                    || !checkless_king_step_after::<G, PROLONG, PRICED>(
                         self.geo,
                         self.pos,
                         mv,
@@ -770,7 +787,7 @@ impl<G: Geometry, const PROLONG: bool> crate::movegen::MoveSink for QuietReplies
 /// own, and the step checks only by uncovering a line onto the enemy king) and that
 /// `budget` pays for (under Taxi such a step is legal and no check too, rules.md 2.2).
 /// Only the board after `mv` is read: its key is left stale.
-fn checkless_king_step_after<G: Geometry, const PROLONG: bool, const RULES: u8>(
+fn checkless_king_step_after<G: Geometry, const PROLONG: bool, const PRICED: bool>(
     geo: &G,
     pos: &Position,
     mv: Move,
@@ -789,7 +806,7 @@ fn checkless_king_step_after<G: Geometry, const PROLONG: bool, const RULES: u8>(
     } else {
         Bitboard::FULL
     };
-    let arrivals = if RULES == TAXI {
+    let arrivals = if PRICED {
         arrivals & affordable_king_steps(geo, board, king, budget)
     } else {
         arrivals
