@@ -644,10 +644,10 @@ impl<T: Terrain> Game<T> {
     }
 
     /// A legal move of the side to move that gives no check, if it has one, found
-    /// without listing its moves. Only where the generator alone judges legality (no
-    /// Trapdoor, a board that does not shift): elsewhere `None`. Under Taxi a king's
-    /// step next to the other king counts as a check here (it may be one, rules.md 2.2),
-    /// so every move called quiet is one.
+    /// without listing its moves (under Trapdoor one that also mates nobody and lets no
+    /// king fall, judged after its falls). `None` on a board that shifts. Under Taxi a
+    /// king's step next to the other king counts as a check here (it may be one,
+    /// rules.md 2.2), so every move called quiet is one.
     pub fn quiet_move(&self, pos: &Position) -> Option<Move> {
         self.first_checkless_move(pos, true)
     }
@@ -660,8 +660,11 @@ impl<T: Terrain> Game<T> {
     }
 
     fn first_checkless_move(&self, pos: &Position, captures: bool) -> Option<Move> {
-        if self.rules.trapdoor.is_some() || self.terrain.shifts() {
+        if self.terrain.shifts() {
             return None;
+        }
+        if self.rules.trapdoor.is_some() {
+            return self.first_checkless_move_with_falls(pos, captures);
         }
         let geo = self.geo(pos);
         let info = crate::search::CheckInfo::with_king_checks(geo, pos, self.rules.taxi.is_some());
@@ -670,6 +673,25 @@ impl<T: Terrain> Game<T> {
         });
         self.generate_base(pos, &mut first);
         first.found
+    }
+
+    /// `first_checkless_move` under Trapdoor, where the falls decide legality and check:
+    /// the moves the generator offers are tried in order, each played with its falls,
+    /// and the first that is legal, mates nobody, lets no king fall and leaves the
+    /// other side unchecked after the falls is named. `None` where the mover's king
+    /// falls unless it moves (falls first: every other move loses).
+    fn first_checkless_move_with_falls(&self, pos: &Position, captures: bool) -> Option<Move> {
+        if self.king_falls_unless_it_moves(pos) {
+            return None;
+        }
+        let mut moves = MoveList::new();
+        self.generate_base(pos, &mut moves);
+        moves.iter().copied().find(|&mv| {
+            (captures || !mv.takes(pos.board())) && self.is_legal_quick(pos, mv) == Some(true) && {
+                let played = self.play(pos, mv);
+                played.outcome.is_none() && !self.in_check(&played.position)
+            }
+        })
     }
 
     /// Whether the side to move surely has a legal king step, found without listing its
@@ -1264,9 +1286,10 @@ mod tests {
 
     /// `quiet_move` (what decides the defender's last turn in the solver core): a move
     /// it names is legal, leaves the other side out of check and ends nothing; under
-    /// FIDE rules, on the standard board and on displaced ones, it finds one whenever
-    /// some legal move gives no check; under Trapdoor it names none. Crowded random
-    /// boards, Taxi with random cash.
+    /// FIDE rules, on the standard board and on displaced ones, and under Trapdoor, it
+    /// finds one whenever some legal move ends nothing and gives no check. Crowded
+    /// random boards, Taxi with random cash, Trapdoor with random timers (T of 1 and
+    /// 2, mate first and falls first).
     #[test]
     fn a_quiet_move_gives_no_check_and_is_found_when_there_is_one() {
         use crate::geometry::{Earthquake, VoidRule};
@@ -1285,6 +1308,20 @@ mod tests {
                         pos.set_cash(c, rng.below(6) as u32);
                     }
                 }
+                if let Some(td) = game.rules.trapdoor {
+                    // Most men ticking, the mover's king with one move left half the
+                    // time: its other moves then lose, and falls expose kings.
+                    for sq in pos.board().occupied() {
+                        if rng.below(3) != 0 {
+                            pos.set_timer(sq, Some(1 + rng.below(td.timer as usize) as u8));
+                        }
+                    }
+                    if let Some(king) = pos.board().king(pos.turn()) {
+                        if rng.below(2) == 0 {
+                            pos.set_timer(king, Some(1));
+                        }
+                    }
+                }
                 let fen = crate::fen::write_fen(&pos);
                 // The placements keep Black out of check on the standard board only.
                 let mut passed = pos;
@@ -1293,7 +1330,23 @@ mod tests {
                     return;
                 }
                 let moves = game.legal_moves(&pos);
-                let gives_no_check = |mv: Move| !game.in_check(&game.play(&pos, mv).position);
+                let gives_no_check = |mv: Move| {
+                    let after = game.play(&pos, mv);
+                    after.outcome.is_none() && !game.in_check(&after.position)
+                };
+                if game.rules.trapdoor.is_some() {
+                    // The moves are tried in the list's order: the first that ends
+                    // nothing and gives no check is named (none where, falls first, the
+                    // mover's king falls unless it moves).
+                    let first = moves.iter().copied().find(|&mv| gives_no_check(mv));
+                    let got = game.quiet_move(&pos);
+                    assert!(
+                        got == first || (got.is_none() && game.king_falls_unless_it_moves(&pos)),
+                        "{got:?} named, {first:?} first in {fen}"
+                    );
+                    found += usize::from(got.is_some());
+                    return;
+                }
                 match game.quiet_move(&pos) {
                     Some(mv) => {
                         assert!(moves.contains(&mv), "{mv:?} in {fen}");
@@ -1312,7 +1365,13 @@ mod tests {
                     }
                 }
             });
-            assert!(found > 2_000, "{found} found, {none} none");
+            // Under Trapdoor most men tick: many moves lose or expose a king.
+            let least = if game.rules.trapdoor.is_some() {
+                500
+            } else {
+                2_000
+            };
+            assert!(found > least, "{found} found, {none} none");
         }
         run(&Game::new(Rules::default()), &mut rng);
         run(&Game::new(taxi), &mut rng);
@@ -1324,6 +1383,17 @@ mod tests {
             &Game::on(Earthquake::new(0, -1, VoidRule::Fly), taxi),
             &mut rng,
         );
+        for (timer, order) in [(1, FallOrder::MateFirst), (2, FallOrder::FallsFirst)] {
+            let trapdoor = Rules {
+                trapdoor: Some(Trapdoor { timer, order }),
+                taxi: None,
+            };
+            run(&Game::new(trapdoor), &mut rng);
+        }
+        // Rules 1.5c and 1.5d: the king on a1 has no step and falls at the end of any
+        // other move (each a legal, losing move), so no move is quiet; the pawn on e2
+        // falls unless it moves and alone shuts the rook's line to e1, so only the moves
+        // that keep the line shut (onto the e-file) are legal.
         let trapdoor = Game::new(Rules {
             trapdoor: Some(Trapdoor {
                 timer: 1,
@@ -1331,8 +1401,18 @@ mod tests {
             }),
             taxi: None,
         });
-        let start = parse_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1").unwrap();
-        assert_eq!(trapdoor.quiet_move(&start), None);
+        let ticking = |fen: &str, sq: Square| {
+            let mut pos = parse_fen(fen).unwrap();
+            pos.set_timer(sq, Some(1));
+            pos
+        };
+        let boxed = ticking("6k1/8/8/8/8/8/PP6/KB5R w - - 0 1", Square::A1);
+        assert!(!trapdoor.legal_moves(&boxed).is_empty());
+        assert_eq!(trapdoor.quiet_move(&boxed), None);
+        let shut = ticking("4r2k/8/8/8/8/8/3NPN2/3BKB2 w - - 0 1", Square::E2);
+        let quiet = trapdoor.quiet_move(&shut).expect("a move shuts the line");
+        assert!(trapdoor.legal_moves(&shut).contains(&quiet), "{quiet:?}");
+        assert_eq!(quiet.to.file(), Square::E1.file(), "{quiet:?}");
     }
 
     /// `is_legal_quick` agrees with the move list wherever it answers, under Trapdoor
