@@ -319,6 +319,10 @@ fn candidates<T: Terrain, const PROLONG: bool>(
     } else {
         FallChecks::default()
     };
+    // Under Taxi, what the defender can pay at its turn.
+    let budget = taxi.map_or(u32::MAX, |taxi| {
+        crate::taxi::next_turn_budget(pos, !us, taxi)
+    });
     let mut passed = *pos;
     passed.pass();
     // The position the replies are judged in under Trapdoor: the turn passed, the
@@ -330,19 +334,15 @@ fn candidates<T: Terrain, const PROLONG: bool>(
         for s in crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::from_square(our_king)) {
             fallen.remove_piece(s);
         }
-        if let Some(taxi) = taxi {
-            fallen.set_cash(!us, crate::taxi::next_turn_budget(pos, !us, taxi));
+        if taxi.is_some() {
+            fallen.set_cash(!us, budget);
         }
         fallen
     } else {
         passed
     };
-    // Under Taxi, what the defender can pay at its turn, and the attacker's men whose
-    // moves may be legal only by Taxi's check (pinned in FIDE's sense, once its falling
-    // men have gone), kept unjudged.
-    let budget = taxi.map_or(u32::MAX, |taxi| {
-        crate::taxi::next_turn_budget(pos, !us, taxi)
-    });
+    // Under Taxi, the attacker's men whose moves may be legal only by Taxi's check
+    // (pinned in FIDE's sense, once its falling men have gone), kept unjudged.
     let unjudged = match taxi {
         Some(taxi) if !crate::taxi::attacks_affordable(geo, pos, taxi) => {
             crate::movegen::pinned_men(geo, &fallen, us)
