@@ -168,6 +168,10 @@ fn every_generated_puzzle_is_proved_again_by_solve() {
         ("s#3", &[], "2"),
         // On an Earthquake board, taken back by the board's own moves.
         ("s#2", &["--earthquake", "0 -1"], "2"),
+        // On Looking-Glass, from an end where every Black move takes White's king,
+        // taken back with the passes through the glass.
+        ("s#2", &["--looking-glass"], "2"),
+        ("s#3", &["--looking-glass"], "1"),
         (
             "#2",
             &["--trapdoor", "1", "--theme", "retro", "--men", "4-8"],

@@ -113,6 +113,9 @@ pub fn diagram(spec: &Spec, index: u64) -> Option<String> {
     if spec.board == Board::Underworld && spec.stip.aim == crate::problem::Aim::Selfmate {
         return super::backward::underworld_self_mate_diagram(spec, index);
     }
+    if spec.board == Board::Glass && spec.stip.aim == crate::problem::Aim::Selfmate {
+        return super::backward::glass_self_mate_diagram(spec, index);
+    }
     if spec.board == Board::Single && spec.stip.aim == crate::problem::Aim::Selfmate {
         // Built with FIDE moves on the run's board; under Trapdoor or Taxi the diagram
         // is then proved by the game's own rules like every candidate.

@@ -11,6 +11,10 @@
 //! diagram, one key, nothing shorter), so nothing here decides what a puzzle is. Like the
 //! random drawing it depends on the seed and the candidate's index alone.
 
+mod glass;
+
+pub use glass::glass_self_mate_diagram;
+
 use super::candidate::{draw_men, Draw};
 use super::{quality, Spec, Theme};
 use crate::fen;
@@ -121,33 +125,94 @@ fn escapes<T: Terrain>(game: &Game<T>, pos: &Position, most: usize) -> Option<us
     Some(count)
 }
 
-/// An end of a self-mate: a legal position, Black to move, where every Black move mates
-/// White. Found by a walk from a random placement: a man moved, added or removed at a
-/// time, a change kept when it leaves Black no more escapes than before.
-fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option<Position> {
-    let mut men: Vec<(Square, Piece)> =
-        draw_men(spec, d, 1, &[(Color::White, 0), (Color::Black, 0)])
-            .into_iter()
-            .map(|(_, sq, p)| (sq, p))
-            .collect();
-    // The escapes of the placement kept, with its position (none yet: any counts).
-    let mut best: Option<(usize, Position)> =
-        position(game, &men, Color::Black).and_then(|p| Some((escapes(game, &p, usize::MAX)?, p)));
+/// A man of a walk: the board it stands on (0, or 1 for a two-board game's second), its
+/// square and itself.
+type Man = (usize, Square, Piece);
+
+/// What the walk towards a self-mate's end needs of a game: the boards it places men
+/// on, the state those men make with Black to move, and Black's escapes there.
+trait Ends {
+    type State: Copy;
+    /// The boards men stand on: 1, or 2.
+    const BOARDS: usize;
+    /// The boards the kings are drawn for (as `draw_men` takes them).
+    const KINGS: [(Color, usize); 2];
+    /// The state of `men`, Black to move, if it passes the game's checks of a position.
+    fn state(&self, men: &[Man]) -> Option<Self::State>;
+    /// Black's moves that do not win for Black, up to one more than `most` (`escapes`);
+    /// `None` when Black has no move.
+    fn escapes(&self, s: &Self::State, most: usize) -> Option<usize>;
+}
+
+/// The single-board games, by FIDE moves on the run's board.
+impl<T: Terrain> Ends for Game<T> {
+    type State = Position;
+    const BOARDS: usize = 1;
+    const KINGS: [(Color, usize); 2] = [(Color::White, 0), (Color::Black, 0)];
+    fn state(&self, men: &[Man]) -> Option<Position> {
+        position(self, men, Color::Black)
+    }
+    fn escapes(&self, s: &Position, most: usize) -> Option<usize> {
+        escapes(self, s, most)
+    }
+}
+
+/// An end of a self-mate: a state, Black to move, where every Black move wins for Black.
+/// Found by a walk from a random placement: a man moved, added or removed at a time, a
+/// change kept when it leaves Black no more escapes than before.
+fn end_position<E: Ends>(game: &E, spec: &Spec, d: &mut Draw) -> Option<E::State> {
+    walk_to_end(game, spec, d, WALK_STEPS, |end, _| Some(*end))
+}
+
+/// The walk of `end_position`, `steps` changes long, which asks `found` of each end it
+/// comes to and goes on walking among ends (a change that keeps no escape is kept)
+/// until `found` makes something of one.
+fn walk_to_end<E: Ends, R>(
+    game: &E,
+    spec: &Spec,
+    d: &mut Draw,
+    steps: u32,
+    mut found: impl FnMut(&E::State, &mut Draw) -> Option<R>,
+) -> Option<R> {
+    let mut men: Vec<Man> = draw_men(spec, d, E::BOARDS, &E::KINGS);
+    // The escapes of the placement kept, with its state (none yet: any counts).
+    let mut best: Option<(usize, E::State)> = game
+        .state(&men)
+        .and_then(|s| Some((game.escapes(&s, usize::MAX)?, s)));
     // The placement tried at each step, in one buffer for the whole walk.
-    let mut next: Vec<(Square, Piece)> = Vec::with_capacity(spec.men.1 as usize + 1);
-    for _ in 0..WALK_STEPS {
-        if let Some((0, end)) = best {
-            return Some(end);
+    let mut next: Vec<Man> = Vec::with_capacity(spec.men.1 as usize + 1);
+    // A board drawn for a man (with one board, nothing is drawn: the single-board
+    // walks stay what they were).
+    let board = |d: &mut Draw| {
+        if E::BOARDS == 1 {
+            0
+        } else {
+            d.between(0, E::BOARDS as u32 - 1) as usize
+        }
+    };
+    // Whether the placement kept is new to `found`.
+    let mut fresh = true;
+    for _ in 0..steps {
+        if let Some((0, end)) = &best {
+            if fresh {
+                fresh = false;
+                if let Some(made) = found(end, d) {
+                    return Some(made);
+                }
+            }
         }
         next.clear();
         next.extend_from_slice(&men);
         // Drawn as `pick` over the list of free squares, ascending, would draw.
-        let free = spec.squares & !occupied(&next);
+        let free = |men: &[Man], b: usize| spec.squares & !occupied(men, b);
         match d.between(0, 2) {
             // A man moves (a king too) to a free square.
             0 => {
                 let i = d.between(0, next.len() as u32 - 1) as usize;
-                next[i].0 = d.pick_square(free);
+                let b = board(d);
+                let to = d.pick_square(free(&next, b));
+                next[i].0 = b;
+                next[i].1 = to;
             }
             // A man is added, of a role the run draws.
             1 if (next.len() as u32) < spec.men.1 => {
@@ -156,12 +221,14 @@ fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option
                 } else {
                     Color::Black
                 };
-                next.push((d.pick_square(free), Piece::new(color, d.pick(&spec.pieces))));
+                let b = board(d);
+                let to = d.pick_square(free(&next, b));
+                next.push((b, to, Piece::new(color, d.pick(&spec.pieces))));
             }
             // A man other than a king is removed.
             _ if (next.len() as u32) > spec.men.0.max(3) => {
                 let others: Vec<usize> = (0..next.len())
-                    .filter(|&i| next[i].1.role != Role::King)
+                    .filter(|&i| next[i].2.role != Role::King)
                     .collect();
                 if others.is_empty() {
                     continue;
@@ -173,28 +240,33 @@ fn end_position<T: Terrain>(game: &Game<T>, spec: &Spec, d: &mut Draw) -> Option
         // Pawns never on the first or last rank.
         if next
             .iter()
-            .any(|(sq, p)| p.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7))
+            .any(|(_, sq, p)| p.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7))
         {
             continue;
         }
-        let Some(p) = position(game, &next, Color::Black) else {
+        let Some(s) = game.state(&next) else {
             continue;
         };
         let most = best.as_ref().map_or(usize::MAX, |(kept, _)| *kept);
-        let Some(count) = escapes(game, &p, most) else {
+        let Some(count) = game.escapes(&s, most) else {
             continue;
         };
-        if best.is_none_or(|(kept, _)| count <= kept) {
-            best = Some((count, p));
+        if best.as_ref().is_none_or(|(kept, _)| count <= *kept) {
+            best = Some((count, s));
+            fresh = true;
             std::mem::swap(&mut men, &mut next);
         }
     }
     None
 }
 
-fn occupied(men: &[(Square, Piece)]) -> crate::bitboard::Bitboard {
+/// The squares `men` hold on board `b`.
+fn occupied(men: &[Man], b: usize) -> crate::bitboard::Bitboard {
     men.iter()
-        .fold(crate::bitboard::Bitboard::EMPTY, |b, &(sq, _)| b.with(sq))
+        .filter(|m| m.0 == b)
+        .fold(crate::bitboard::Bitboard::EMPTY, |set, &(_, sq, _)| {
+            set.with(sq)
+        })
 }
 
 /// The position of `men` with `turn` to move (no castling, no en passant), if it
@@ -202,9 +274,9 @@ fn occupied(men: &[(Square, Piece)]) -> crate::bitboard::Bitboard {
 /// pawns off their first and last ranks, the side not to move not in check). The
 /// diagram at the end of the construction is read and checked again like every
 /// candidate.
-fn position<T: Terrain>(game: &Game<T>, men: &[(Square, Piece)], turn: Color) -> Option<Position> {
+fn position<T: Terrain>(game: &Game<T>, men: &[Man], turn: Color) -> Option<Position> {
     let mut board = crate::board::Board::empty();
-    for &(sq, p) in men {
+    for &(_, sq, p) in men {
         board.put(sq, p);
     }
     position_on(game, board, turn)
@@ -417,34 +489,40 @@ fn moved<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Way> {
     out
 }
 
+/// A run's parameters for the tests: `stip` on `board`, 4 to 7 men of every kind,
+/// seed 1.
+#[cfg(test)]
+fn test_spec(stip: &str, board: super::Board, themes: Vec<Theme>) -> Spec {
+    Spec {
+        stip: crate::problem::Stipulation::parse(stip).unwrap(),
+        board,
+        ops: String::new(),
+        men: (4, 7),
+        pieces: vec![
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ],
+        themes,
+        every_quality: false,
+        measure_effort: false,
+        improve: false,
+        seed: 1,
+        squares: crate::bitboard::Bitboard::EMPTY,
+    }
+    .check()
+    .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate::Board;
-    use crate::problem::Stipulation;
 
     fn spec(themes: Vec<Theme>) -> Spec {
-        Spec {
-            stip: Stipulation::parse("s#2").unwrap(),
-            board: Board::Single,
-            ops: String::new(),
-            men: (4, 7),
-            pieces: vec![
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::Pawn,
-            ],
-            themes,
-            every_quality: false,
-            measure_effort: false,
-            improve: false,
-            seed: 1,
-            squares: crate::bitboard::Bitboard::EMPTY,
-        }
-        .check()
-        .unwrap()
+        test_spec("s#2", Board::Single, themes)
     }
 
     /// Where a run asks for a quiet key, the diagram built from a self-mate's end has

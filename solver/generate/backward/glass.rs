@@ -1,0 +1,279 @@
+//! Looking-Glass self-mate candidates built backwards (rules.md 5 and 8.3). There is no
+//! check, so at the end every Black move on either board must take White's king: all of
+//! Black's other men stand without a move (a pawn blocked, a piece walled in by its
+//! own), which random diagrams almost never show. The walk of the single-board games
+//! finds such an end on the two boards, and the moves are then taken back by trying
+//! each man of the side that moved on each free square of either board, kept where the
+//! game's own move from there, with its pass through the glass, gives back the state.
+
+use super::{walk_to_end, Ends, Man, ENDS_TRIED};
+use crate::bitboard::Bitboard;
+use crate::generate::candidate::Draw;
+use crate::generate::Spec;
+use crate::generic::TurnGame;
+use crate::glass::{GMove, GState, Glass, Side};
+use crate::position::Position;
+use crate::types::{Color, Piece, Role, Square};
+
+/// The changes of a walk towards an end. Ends are rarer here than on one board (Black's
+/// men must be walled in on their own boards), and the walk goes on among them until
+/// one can be taken back.
+const WALK_STEPS: u32 = 3_000;
+/// Ways back examined from one end, for each move to be taken back. The minimal ends a
+/// walk comes to first are rarely reached by a forced move of Black's, so an end is
+/// given up soon and the walk goes on to the next (`s#2` over 3,000 changes: 300 ways from each
+/// end made 228 puzzles a CPU-minute, 50 made 99, 1,000 made 84).
+const WAYS_PER_MOVE_BACK: u32 = 100;
+
+/// The diagram line of a Looking-Glass self-mate candidate (no castling, no en passant),
+/// or `None` when none was built.
+pub fn glass_self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
+    let game = Glass {
+        attacker: Color::White,
+    };
+    let mut d = Draw::new(spec.seed, index);
+    let steps = 2 * spec.stip.moves - 1;
+    for _ in 0..ENDS_TRIED {
+        let built = walk_to_end(&game, spec, &mut d, WALK_STEPS, |end, d| {
+            let mut budget = WAYS_PER_MOVE_BACK * steps;
+            search_back(&game, end, steps, d, &mut budget)
+        });
+        if let Some(diagram) = built {
+            return Some(crate::glass::setup::position_line(&diagram));
+        }
+    }
+    None
+}
+
+impl Ends for Glass {
+    type State = GState;
+    const BOARDS: usize = 2;
+    /// Either king on either board, as the random candidates draw them.
+    const KINGS: [(Color, usize); 2] = [(Color::White, 2), (Color::Black, 2)];
+
+    fn state(&self, men: &[Man]) -> Option<GState> {
+        let mut boards = [crate::board::Board::empty(); 2];
+        for &(b, sq, p) in men {
+            boards[b].put(sq, p);
+        }
+        state_of(boards, Color::Black)
+    }
+
+    /// Black's moves that take no White king.
+    fn escapes(&self, s: &GState, most: usize) -> Option<usize> {
+        let moves = self.moves(s);
+        if moves.is_empty() {
+            return None;
+        }
+        let king = s.king(Color::White);
+        let mut count = 0;
+        for m in moves {
+            if king != Some((m.mv.to, m.side)) {
+                count += 1;
+                if count > most {
+                    break;
+                }
+            }
+        }
+        Some(count)
+    }
+}
+
+/// The state of two placements with `turn` to move (no castling, no en passant), if each
+/// side has one king over the two boards (rules.md 5; the walk keeps pawns off the
+/// first and last ranks, and `taken_back` moves men only as the game moves them).
+fn state_of(boards: [crate::board::Board; 2], turn: Color) -> Option<GState> {
+    for color in Color::ALL {
+        let kings = boards[0].by_piece(color, Role::King).count()
+            + boards[1].by_piece(color, Role::King).count();
+        if kings != 1 {
+            return None;
+        }
+    }
+    let make = |b| Position::from_parts(b, turn, Bitboard::EMPTY, None, 0, 1);
+    Some(GState {
+        boards: [make(boards[0]), make(boards[1])],
+        turn,
+        ep: None,
+        ended: None,
+    })
+}
+
+/// `steps` moves taken back from `s`, each drawn at random among the moves of the side
+/// that moved that lead to the state after it, Black's the only move of Black's that
+/// takes no king (the line is forced: Black's other moves win for Black at once). A
+/// step that leads nowhere is gone back on and the next way tried there, until a line
+/// is found or `budget` ways have been examined.
+fn search_back(
+    game: &Glass,
+    s: &GState,
+    steps: u32,
+    d: &mut Draw,
+    budget: &mut u32,
+) -> Option<GState> {
+    if steps == 0 {
+        return Some(*s);
+    }
+    let mut ways = ways_back(s);
+    while !ways.is_empty() && *budget > 0 {
+        *budget -= 1;
+        let i = (d.next_u64() % ways.len() as u64) as usize;
+        let (boards, side, from, to) = ways.swap_remove(i);
+        let Some(prev) = state_of(boards, !s.turn) else {
+            continue;
+        };
+        if prev.turn == Color::Black && game.escapes(&prev, 1) != Some(1) {
+            continue;
+        }
+        let played = game.moves(&prev).into_iter().find(|m| {
+            m.side == side && m.mv.from == from && m.mv.to == to && m.mv.promotion().is_none()
+        });
+        if !played.is_some_and(|m| gives_back(game, &prev, m, s)) {
+            continue;
+        }
+        if let Some(found) = search_back(game, &prev, steps - 1, d, budget) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// Whether `m` played in `prev` leaves the placements of `s` on both boards.
+fn gives_back(game: &Glass, prev: &GState, m: GMove, s: &GState) -> bool {
+    let after = game.play(prev, m);
+    after.ended.is_none()
+        && Side::BOTH
+            .into_iter()
+            .all(|side| after.board(side).board() == s.board(side).board())
+}
+
+/// A way back: the placements before a move, and the move's board, start and arrival.
+type Way = ([crate::board::Board; 2], Side, Square, Square);
+
+/// Each man of the side that moved, on each square of either board free before the move
+/// (no uncapture, no promotion, no castling: fewer ways back, each exact once checked
+/// forward by `gives_back`). A man found on one board may have moved on the other and
+/// passed.
+fn ways_back(s: &GState) -> Vec<Way> {
+    let mover = !s.turn;
+    let mut out = Vec::new();
+    for here in Side::BOTH {
+        let men: Vec<(Square, Piece)> = s
+            .board(here)
+            .board()
+            .pieces()
+            .filter(|(_, p)| p.color == mover)
+            .collect();
+        for (to, piece) in men {
+            let mut without = [*s.board(Side::Real).board(), *s.board(Side::Mirror).board()];
+            without[here.index()].remove(to);
+            for side in Side::BOTH {
+                let mut free = !without[side.index()].occupied() - Bitboard::from_square(to);
+                if piece.role == Role::Pawn {
+                    free = free - Bitboard::rank(0) - Bitboard::rank(7);
+                }
+                for from in free {
+                    let mut before = without;
+                    before[side.index()].put(from, piece);
+                    out.push((before, side, from, to));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::Board;
+
+    fn spec(stip: &str) -> Spec {
+        super::super::test_spec(stip, Board::Glass, Vec::new())
+    }
+
+    /// Black's moves in `s` that take no White king, by playing every move.
+    fn escapes_played(game: &Glass, s: &GState) -> usize {
+        game.moves(s)
+            .into_iter()
+            .filter(|&m| game.play(s, m).ended.is_none())
+            .count()
+    }
+
+    /// Whether White, to move in `s`, can reach the end of a self-mate in `n` moves along
+    /// a line in which each Black move before the end is Black's only move that takes no
+    /// king (the line the construction takes back), every move played.
+    fn reaches_an_end(game: &Glass, s: &GState, n: u32) -> bool {
+        game.moves(s).into_iter().any(|w| {
+            let after = game.play(s, w);
+            if after.ended.is_some() || game.moves(&after).is_empty() {
+                return false;
+            }
+            if n == 1 {
+                return escapes_played(game, &after) == 0;
+            }
+            let free: Vec<GMove> = game
+                .moves(&after)
+                .into_iter()
+                .filter(|&b| game.play(&after, b).ended.is_none())
+                .collect();
+            free.len() == 1 && reaches_an_end(game, &game.play(&after, free[0]), n - 1)
+        })
+    }
+
+    /// The diagram built for a Looking-Glass self-mate reads as a position line of the
+    /// game (rules.md 5, formats.md 1), White to move, and holds the line it was built
+    /// from: White's moves, Black's each the only one that takes no king, to a state
+    /// where every Black move takes White's king (rules.md 5.3, 8.3), every move played.
+    #[test]
+    fn a_self_mate_is_built_back_from_an_end_on_the_two_boards() {
+        let game = Glass {
+            attacker: Color::White,
+        };
+        for (stip, n) in [("s#2", 2), ("s#3", 3)] {
+            let spec = spec(stip);
+            let mut built = 0;
+            for index in 0..200 {
+                let Some(line) = glass_self_mate_diagram(&spec, index) else {
+                    continue;
+                };
+                let state = crate::glass::read_line(&line)
+                    .unwrap_or_else(|e| panic!("{line}: {e}"))
+                    .state;
+                assert_eq!(state.turn, Color::White, "{line}");
+                assert!(reaches_an_end(&game, &state, n), "{stip} {line}");
+                built += 1;
+                if built == 12 {
+                    break;
+                }
+            }
+            assert_eq!(built, 12, "{stip}");
+        }
+    }
+
+    /// `escapes` counts Black's moves that take no king, as playing them does, on
+    /// random placements of both boards (the walk's measure).
+    #[test]
+    fn escapes_are_the_moves_that_take_no_king() {
+        let game = Glass {
+            attacker: Color::White,
+        };
+        let spec = spec("s#2");
+        let mut judged = 0;
+        for index in 0..3_000 {
+            let mut d = Draw::new(7, index);
+            let men = crate::generate::candidate::draw_men(&spec, &mut d, 2, &Glass::KINGS);
+            let Some(s) = game.state(&men) else { continue };
+            let played = escapes_played(&game, &s);
+            let counted = game.escapes(&s, usize::MAX);
+            if game.moves(&s).is_empty() {
+                assert_eq!(counted, None);
+            } else {
+                assert_eq!(counted, Some(played));
+                assert_eq!(game.escapes(&s, 1), Some(played.min(2)));
+                judged += 1;
+            }
+        }
+        assert!(judged > 2_500, "{judged}");
+    }
+}
