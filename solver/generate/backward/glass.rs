@@ -15,10 +15,6 @@ use crate::glass::{GMove, GState, Glass, Side};
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
 
-/// The changes of a walk towards an end. Ends are rarer here than on one board (Black's
-/// men must be walled in on their own boards), and the walk goes on among them until
-/// one can be taken back.
-const WALK_STEPS: u32 = 3_000;
 /// Ways back examined from one end, for each move to be taken back. The minimal ends a
 /// walk comes to first are rarely reached by a forced move of Black's, so an end is
 /// given up soon and the walk goes on to the next (`s#2` over 3,000 changes: 300 ways from each
@@ -34,7 +30,7 @@ pub fn glass_self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
     let mut d = Draw::new(spec.seed, index);
     let steps = 2 * spec.stip.moves - 1;
     for _ in 0..ENDS_TRIED {
-        let built = walk_to_end(&game, spec, &mut d, WALK_STEPS, |end, d| {
+        let built = walk_to_end(&game, spec, &mut d, |end, d| {
             let mut budget = WAYS_PER_MOVE_BACK * steps;
             search_back(&game, end, steps, d, &mut budget)
         });
