@@ -4,8 +4,8 @@
 //!   allow one (no castling, no en passant, no Earthquake board, whose displacement has
 //!   a direction), and on Looking-Glass the same with the two boards' men exchanged
 //!   (the rules of rules.md 5 do not tell the Real board from the Mirror once the game
-//!   has begun: only castling rights and en passant name a board, and then no exchange
-//!   is made);
+//!   has begun; a line with castling rights or an en passant right is compared as it
+//!   stands);
 //! - **the same idea**: the same stipulation, men and game, and a main line played by
 //!   the same kinds of men along the same steps (a capture, a promotion and a castling
 //!   alike), up to the mirror image where the rules allow one. A diagram moved along the
@@ -320,6 +320,12 @@ mod tests {
         assert_eq!(base, idea(moved));
         assert!(idea(other_key).is_some());
         assert_ne!(base, idea(other_key));
+        // The same men along the same steps, but the key played on the other board and
+        // passing, and the defence on the key's board: another idea.
+        let passing = r##"8/8/8/8/8/8/2K5/7N w - - mirror "8/8/3N4/p7/8/8/pp6/k7"; stip "s#3"; pv "R:c2b1 M:a1b1";"##;
+        let staying = r##"8/8/8/8/8/8/8/1N6 w - - mirror "8/8/3N4/p7/8/8/ppK5/k7"; stip "s#3"; pv "M:c2b1 M:a1b1";"##;
+        assert!(idea(passing).is_some() && idea(staying).is_some());
+        assert_ne!(idea(passing), idea(staying));
         let castles = r##"8/8/8/8/8/8/8/R3K3 w Q - mirror "4k3/8/8/8/8/8/8/8";"##;
         let castles_exchanged = r##"4k3/8/8/8/8/8/8/8 w Q - mirror "8/8/8/8/8/8/8/R3K3";"##;
         assert_ne!(diagram(castles), diagram(castles_exchanged));

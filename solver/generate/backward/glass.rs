@@ -17,8 +17,9 @@ use crate::types::{Color, Piece, Role, Square};
 
 /// Ways back examined from one end, for each move to be taken back. The minimal ends a
 /// walk comes to first are rarely reached by a forced move of Black's, so an end is
-/// given up soon and the walk goes on to the next (`s#2` over 3,000 changes: 300 ways from each
-/// end made 228 puzzles a CPU-minute, 50 made 99, 1,000 made 84).
+/// given up soon and the walk goes on to the next (early `s#2` runs over 3,000 changes,
+/// before Looking-Glass repeats were compared by idea: 300 ways from each end made 228
+/// puzzles a CPU-minute, 50 made 99, 1,000 made 84).
 const WAYS_PER_MOVE_BACK: u32 = 100;
 
 /// The diagram line of a Looking-Glass self-mate candidate (no castling, no en passant),
@@ -76,8 +77,8 @@ impl Ends for Glass {
 }
 
 /// The state of two placements with `turn` to move (no castling, no en passant), if each
-/// side has one king over the two boards (rules.md 5; the walk keeps pawns off the
-/// first and last ranks, and `taken_back` moves men only as the game moves them).
+/// side has one king over the two boards (rules.md 5; the walk and `ways_back` keep
+/// pawns off the first and last ranks).
 fn state_of(boards: [crate::board::Board; 2], turn: Color) -> Option<GState> {
     for color in Color::ALL {
         let kings = boards[0].by_piece(color, Role::King).count()
@@ -134,10 +135,13 @@ fn search_back(
     None
 }
 
-/// Whether `m` played in `prev` leaves the placements of `s` on both boards.
+/// Whether `m` played in `prev` leaves the state `s`: its placements on both boards and
+/// its en passant right (none in a built state: a double step taken back would leave
+/// Black an en passant capture the state does not show).
 fn gives_back(game: &Glass, prev: &GState, m: GMove, s: &GState) -> bool {
     let after = game.play(prev, m);
     after.ended.is_none()
+        && after.ep == s.ep
         && Side::BOTH
             .into_iter()
             .all(|side| after.board(side).board() == s.board(side).board())
