@@ -13,10 +13,11 @@
 //!   play the same key, defence and mate, repeats the idea. On Looking-Glass each move
 //!   also says whether it is played on the key's board and whether its man passed.
 
+use crate::board::Board;
 use crate::epd::{parse_line, Line, Record};
 use crate::generic::TurnGame;
 use crate::glass::{Glass, Side};
-use crate::moves::MoveKind;
+use crate::moves::Move;
 use crate::problem::from_record;
 use crate::types::Square;
 use std::collections::HashSet;
@@ -194,13 +195,7 @@ impl Read {
         let mut steps = Vec::with_capacity(pv.len());
         for &coord in pv {
             let mv = super::quality::legal_move(&game, &pos, coord)?;
-            let man = pos.board().piece_at(mv.from)?;
-            let takes = match mv.kind {
-                MoveKind::EnPassant => true,
-                MoveKind::Castle => false,
-                _ => pos.board().piece_at(mv.to).is_some(),
-            };
-            steps.push(Step::of(man.char(), mv, takes, None));
+            steps.push(Step::of(pos.board(), mv, None)?);
             pos = game.play(&pos, mv).position;
         }
         Some((men, steps))
@@ -221,22 +216,11 @@ impl Read {
         let mut key_board = None;
         for &coord in pv {
             let m = game.move_written(&state, coord)?;
-            let board = state.board(m.side).board();
-            let man = board.piece_at(m.mv.from)?;
-            let takes = match m.mv.kind {
-                MoveKind::EnPassant => true,
-                MoveKind::Castle => false,
-                _ => board.piece_at(m.mv.to).is_some(),
-            };
             let on_key_board = *key_board.get_or_insert(m.side) == m.side;
             let (next, passes) = game.play_reporting(&state, m);
             let passed = passes[0].is_some_and(|(_, passed)| passed);
-            steps.push(Step::of(
-                man.char(),
-                m.mv,
-                takes,
-                Some((on_key_board, passed)),
-            ));
+            let board = state.board(m.side).board();
+            steps.push(Step::of(board, m.mv, Some((on_key_board, passed)))?);
             state = next;
         }
         Some((men, steps))
@@ -256,17 +240,19 @@ struct Step {
 }
 
 impl Step {
-    fn of(man: char, mv: crate::moves::Move, takes: bool, glass: Option<(bool, bool)>) -> Step {
+    /// The step of `mv`, played on `board` (where its man stands); `None` when no man
+    /// stands on its start.
+    fn of(board: &Board, mv: Move, glass: Option<(bool, bool)>) -> Option<Step> {
         let file = |sq: Square| sq.file() as i32;
         let rank = |sq: Square| sq.rank() as i32;
-        Step {
-            man,
+        Some(Step {
+            man: board.piece_at(mv.from)?.char(),
             files: file(mv.to) - file(mv.from),
             ranks: rank(mv.to) - rank(mv.from),
-            takes,
+            takes: mv.takes(board),
             promotion: mv.promotion().map(|r| r.char()),
             glass,
-        }
+        })
     }
 
     fn text(&self, mirrored: bool) -> String {

@@ -14,7 +14,7 @@ use crate::moves::MoveKind;
 use crate::types::Square;
 
 /// Whether `m` takes the king standing at `king` (castling takes nothing).
-pub(super) fn takes(m: &GMove, king: Option<(Square, Side)>) -> bool {
+pub(crate) fn takes(m: &GMove, king: Option<(Square, Side)>) -> bool {
     m.mv.kind != MoveKind::Castle && king == Some((m.mv.to, m.side))
 }
 

@@ -65,7 +65,7 @@ impl Ends for Glass {
         let king = s.king(Color::White);
         let mut count = 0;
         for m in moves {
-            if king != Some((m.mv.to, m.side)) {
+            if !crate::glass::last_turn::takes(&m, king) {
                 count += 1;
                 if count > most {
                     break;

@@ -178,6 +178,12 @@ fn walk_to_end<E: Ends, R>(
     let mut best: Option<(usize, E::State)> = game
         .state(&men)
         .and_then(|s| Some((game.escapes(&s, usize::MAX)?, s)));
+    // Each end is offered to `found` once, as the walk comes to it.
+    if let Some((0, end)) = &best {
+        if let Some(made) = found(end, d) {
+            return Some(made);
+        }
+    }
     // The placement tried at each step, in one buffer for the whole walk.
     let mut next: Vec<Man> = Vec::with_capacity(spec.men.1 as usize + 1);
     // A board drawn for a man (with one board, nothing is drawn: the single-board
@@ -189,17 +195,7 @@ fn walk_to_end<E: Ends, R>(
             d.between(0, E::BOARDS as u32 - 1) as usize
         }
     };
-    // Whether the placement kept has not been offered to `found` yet.
-    let mut fresh = true;
     for _ in 0..WALK_STEPS {
-        if let Some((0, end)) = &best {
-            if fresh {
-                fresh = false;
-                if let Some(made) = found(end, d) {
-                    return Some(made);
-                }
-            }
-        }
         next.clear();
         next.extend_from_slice(&men);
         // Drawn as `pick` over the list of free squares, ascending, would draw.
@@ -251,16 +247,16 @@ fn walk_to_end<E: Ends, R>(
             continue;
         };
         if best.as_ref().is_none_or(|(kept, _)| count <= *kept) {
+            if count == 0 {
+                if let Some(made) = found(&s, d) {
+                    return Some(made);
+                }
+            }
             best = Some((count, s));
-            fresh = true;
             std::mem::swap(&mut men, &mut next);
         }
     }
-    // An end the last change came to.
-    match &best {
-        Some((0, end)) if fresh => found(end, d),
-        _ => None,
-    }
+    None
 }
 
 /// The squares `men` hold on board `b`.
