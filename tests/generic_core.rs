@@ -36,6 +36,23 @@ fn core_keys(p: &fairysolve::problem::Problem, n: u32) -> String {
     }
 }
 
+/// The problems of `file`, each line with `extra` added (a game's operation), as read
+/// by the solver; a diagram this board or these rules refuse is skipped.
+fn problems(file: &str, extra: &str) -> Vec<(String, fairysolve::problem::Problem)> {
+    common::records(file)
+        .into_iter()
+        .filter_map(|rec| {
+            let line = format!("{}{extra}", fairysolve::epd::write_record(&rec));
+            let Ok(fairysolve::epd::Line::Position(rec)) = fairysolve::epd::parse_line(&line, 1)
+            else {
+                return None;
+            };
+            let p = fairysolve::problem::from_record(*rec).ok()?;
+            Some((line, p))
+        })
+        .collect()
+}
+
 /// Every #2 of the orthodox collection, and under Trapdoor, Taxi and on an Earthquake
 /// board, and the bundled variant collections up to #3.
 #[test]
@@ -53,16 +70,7 @@ fn the_core_finds_the_keys_the_fast_search_finds() {
         ("positions/taxi/problems.epd", ""),
         ("positions/earthquake/problems.epd", ""),
     ] {
-        for rec in common::records(file) {
-            let line = format!("{}{extra}", fairysolve::epd::write_record(&rec));
-            let Ok(fairysolve::epd::Line::Position(rec)) = fairysolve::epd::parse_line(&line, 1)
-            else {
-                continue;
-            };
-            // A diagram that this board or these rules refuse is skipped.
-            let Ok(p) = fairysolve::problem::from_record(*rec) else {
-                continue;
-            };
+        for (line, p) in problems(file, extra) {
             let Some(n) = p.stipulation.map(|s| s.moves).filter(|&n| n <= 3) else {
                 continue;
             };
@@ -72,4 +80,61 @@ fn the_core_finds_the_keys_the_fast_search_finds() {
         }
     }
     assert!(compared > 150, "{compared}");
+}
+
+/// `SolveOptions::stop_at_keys` (the generator's uniqueness question): on the same
+/// collections, a problem with one key or none is solved in full, as without it; a
+/// cooked one stops at two of its keys, each with its own length, and says it is not
+/// finished unless nothing was left (then every key is there).
+#[test]
+fn stopping_at_two_keys_keeps_what_it_proved() {
+    let (mut sound, mut cooked) = (0, 0);
+    for (file, extra) in [
+        ("positions/orthodox/twomovers.epd", ""),
+        ("positions/orthodox/twomovers.epd", " trapdoor 1;"),
+        ("positions/orthodox/twomovers.epd", " earthquake \"1 0\";"),
+        ("positions/taxi/problems.epd", ""),
+    ] {
+        for (line, p) in problems(file, extra) {
+            let Some(n) = p.stipulation.map(|s| s.moves).filter(|&n| n <= 2) else {
+                continue;
+            };
+            let keys = |stop_at_keys: Option<usize>| {
+                let table = Table::new(16);
+                let stop = AtomicBool::new(false);
+                let opts = SolveOptions {
+                    threads: 1,
+                    tree: false,
+                    stop_at_keys,
+                    ..SolveOptions::default()
+                };
+                let root = BoardState::new(p.position);
+                fairysolve::with_game!(&p.game, g => {
+                    let game = OneBoard { game: g, attacker: p.position.turn() };
+                    let sol = solve(&game, &table, &root, n, &opts, &stop, &|_, _| {});
+                    (sol.keys.clone(), sol.finished())
+                })
+            };
+            let (all, finished) = keys(None);
+            assert!(finished, "{line}");
+            let (some, some_finished) = keys(Some(2));
+            if all.len() <= 1 {
+                assert_eq!((&some, some_finished), (&all, true), "{line}");
+                sound += 1;
+            } else {
+                assert_eq!(some.len(), 2, "{line}");
+                assert!(some.iter().all(|k| all.contains(k)), "{line}");
+                // Finished only where the second key was the last first move.
+                if some_finished {
+                    assert_eq!(some, all, "{line}");
+                } else {
+                    cooked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        sound > 50 && cooked > 10,
+        "{sound} sound, {cooked} cooked and stopped"
+    );
 }

@@ -241,6 +241,12 @@ fn describe(
 /// A random sparse diagram: both kings and one to five men anywhere, either side to
 /// move, as a FEN placement.
 fn random_placement(rng: &mut common::Rng) -> (String, Color) {
+    let (squares, turn) = random_squares(rng);
+    (common::placement_fen(&squares), turn)
+}
+
+/// `random_placement` square by square (a1 first, `None` empty).
+fn random_squares(rng: &mut common::Rng) -> ([Option<char>; 64], Color) {
     let mut squares: [Option<char>; 64] = [None; 64];
     let put = |squares: &mut [Option<char>; 64], c: char, rng: &mut common::Rng| loop {
         let i = rng.below(64);
@@ -267,14 +273,22 @@ fn random_placement(rng: &mut common::Rng) -> (String, Color) {
         let c = b"QRBNPPPqrbnppp"[rng.below(14)] as char;
         put(&mut squares, c, rng);
     }
-    let fen = common::placement_fen(&squares);
     let turn = if rng.below(2) == 0 {
         Color::White
     } else {
         Color::Black
     };
-    (fen, turn)
+    (squares, turn)
 }
+
+/// The boards and economies `random_ops` draws for.
+const KINDS: [&str; 5] = [
+    "fide",
+    "taxi",
+    "earthquake",
+    "earthquake+taxi",
+    "aftershocks",
+];
 
 /// The operations of a random game of `kind`: every cash and income, every displacement
 /// (with both void rules), aftershock counters.
@@ -328,13 +342,7 @@ fn random_ops(kind: &str, rng: &mut common::Rng) -> String {
 #[test]
 fn last_moves_match_the_definition_on_every_board() {
     let mut rng = common::Rng(0x51c3_a7e9_2b4d_8f61);
-    for kind in [
-        "fide",
-        "taxi",
-        "earthquake",
-        "earthquake+taxi",
-        "aftershocks",
-    ] {
+    for kind in KINDS {
         let mut compared = 0;
         let mut moves = 0;
         let mut captures = 0;
@@ -566,4 +574,78 @@ fn every_short_trapdoor_game_is_explained() {
     );
     // Not vacuous: short games give proofs.
     assert!(proofs > 100, "only {proofs} proofs");
+}
+
+/// The generator's legality (`retro::proved_legal`,
+/// `retro::proved_legal_without_en_passant`, from the first history found) against the
+/// full analysis, over random diagrams of each board and economy, half of them with a
+/// pawn just past its double step beside a pawn that could take it en passant: what
+/// the analysis calls legal and complete is proved legal, and what is proved legal the
+/// analysis calls legal; and a diagram whose en passant right every history proves.
+#[test]
+fn the_generators_legality_is_the_full_analysis_verdict() {
+    let mut rng = common::Rng(0x7d21_e4b9_c05a_3f18);
+    let mut proved_en_passant = 0;
+    for kind in KINDS {
+        let (mut legal, mut illegal) = (0, 0);
+        for _ in 0..400 {
+            let (mut squares, turn) = random_squares(&mut rng);
+            if rng.below(2) == 0 {
+                // The side that moved last has a pawn on its fourth rank, the side to
+                // move one beside it: a double step it could take (on the standard
+                // board; the displaced boards take what their geometry makes of it).
+                let file = 1 + rng.below(6);
+                let (rank, mover, taker) = match turn {
+                    Color::Black => (3, 'P', 'p'),
+                    Color::White => (4, 'p', 'P'),
+                };
+                let beside = if rng.below(2) == 0 {
+                    file - 1
+                } else {
+                    file + 1
+                };
+                squares[rank * 8 + file] = Some(mover);
+                squares[rank * 8 + beside] = Some(taker);
+            }
+            let placement = common::placement_fen(&squares);
+            let side = if turn == Color::White { "w" } else { "b" };
+            let line = format!("{placement} {side} - -{}", random_ops(kind, &mut rng));
+            let Some(p) = retro_problem(&line) else {
+                continue;
+            };
+            let opts = RetroOptions::for_problem(&p, retro::DEFAULT_DEPTH, 50_000);
+            let pos = RetroPosition::of(&p.position);
+            let report = analyse(&pos, &opts);
+            let proved = retro::proved_legal(&pos, &opts);
+            let fit = retro::proved_legal_without_en_passant(&pos, &opts);
+            if report.complete {
+                assert_eq!(proved, report.legal(), "{kind}: {line}");
+                let no_right = report.legal() && report.en_passant.is_none();
+                assert_eq!(fit, no_right, "{kind}: {line}");
+            } else {
+                assert!(!proved || report.legal(), "{kind}: {line}");
+                let no_right = report.legal() && report.en_passant.is_none();
+                assert!(!fit || no_right, "{kind}: {line}");
+            }
+            proved_en_passant += report.en_passant.is_some() as u32;
+            if report.legal() {
+                legal += 1;
+            } else {
+                illegal += 1;
+            }
+        }
+        assert!(
+            legal > 50 && illegal > 50,
+            "{kind}: {legal} legal, {illegal} illegal"
+        );
+    }
+    // Every history ends with e2-e4: the right on e3 is proved, and the shortcut asks
+    // the full analysis.
+    let p = retro_problem("8/8/8/8/3pPk2/3p1p2/PPP5/KB6 b - -").expect("reads");
+    let opts = RetroOptions::for_problem(&p, retro::DEFAULT_DEPTH, 50_000);
+    let pos = RetroPosition::of(&p.position);
+    assert_eq!(analyse(&pos, &opts).en_passant, Some(Square::E3));
+    assert!(retro::proved_legal(&pos, &opts));
+    assert!(!retro::proved_legal_without_en_passant(&pos, &opts));
+    eprintln!("random diagrams with an en passant right proved: {proved_en_passant}");
 }

@@ -64,8 +64,8 @@ pub struct GenerateArgs {
     #[arg(long, requires = "count")]
     pub spread: bool,
     /// Improve each puzzle by small changes (a man taken off, moved one step, or added
-    /// on a flight the key takes) while it stays sound with every theme asked and its
-    /// score rises (one board; every quality decided).
+    /// near the king the stipulation mates) while it stays sound with every theme asked
+    /// and its score rises (one board; every quality decided).
     #[arg(long, conflicts_with = "merge")]
     pub improve: bool,
     /// Decide economy (the superfluous men) for every puzzle, not only when the

@@ -491,12 +491,10 @@ pub fn examine(
     let found = match spec.board {
         Board::Single => {
             let mut smaller_left = MOST_SMALLER;
-            match examine_single(spec, &diagram, table, stop, &mut smaller_left)? {
-                Some(found) if spec.improve => Some(improve::climb(found, |changed| {
-                    let mut none = 0;
-                    examine_single(spec, changed, table, stop, &mut none)
-                })?),
-                other => other,
+            if spec.improve {
+                improve::improved(spec, index, &diagram, table, stop)?
+            } else {
+                examine_single(spec, &diagram, table, stop, &mut smaller_left)?
             }
         }
         Board::Glass => {
@@ -675,11 +673,16 @@ fn examine_single(
     // The retro module's verdict where it plays the game (rules.md 6).
     {
         let opts = RetroOptions::for_problem(&problem, retro::DEFAULT_DEPTH, RETRO_NODES);
-        let report = retro::analyse(&RetroPosition::of(&position), &opts);
-        if !report.legal() || report.en_passant.is_some() {
-            return Ok(None);
-        }
-        if rules.trapdoor.is_some() {
+        if rules.trapdoor.is_none() {
+            // Legality alone (no men to prove ticking): one history suffices.
+            if !retro::proved_legal_without_en_passant(&RetroPosition::of(&position), &opts) {
+                return Ok(None);
+            }
+        } else {
+            let report = retro::analyse(&RetroPosition::of(&position), &opts);
+            if !report.legal() || report.en_passant.is_some() {
+                return Ok(None);
+            }
             if !report.complete {
                 return Ok(None);
             }

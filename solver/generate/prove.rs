@@ -141,6 +141,10 @@ pub fn prove_within<G: TurnGame>(
                 time_limit: None,
                 tree: detail,
                 tree_budget: 400,
+                // Without the detail only uniqueness is asked: a second key settles it
+                // (then incomplete, and no puzzle). Not at a short key: the variant
+                // themes compare a complete FIDE solution with the puzzle's.
+                stop_at_keys: (!detail).then_some(2),
                 ..SolveOptions::default()
             };
             let sol = solve_for(game, goal, table, root, stip.moves, &opts, stop, &|_, _| {});

@@ -252,8 +252,7 @@ fn superfluous(
         let mut shown = problem.clone();
         shown.position = without;
         let opts = RetroOptions::for_problem(&shown, retro::DEFAULT_DEPTH, super::RETRO_NODES);
-        let report = retro::analyse(&RetroPosition::of(&without), &opts);
-        if report.legal() {
+        if retro::proved_legal(&RetroPosition::of(&without), &opts) {
             out.push(man_name(pos, sq));
         }
     }

@@ -679,8 +679,19 @@ pub fn solve_for<G: TurnGame>(
     );
     let roots = game.moves(root);
     let done = std::sync::atomic::AtomicUsize::new(0);
+    let keys_found = std::sync::atomic::AtomicUsize::new(0);
     let one_root = |&mv: &G::Move| {
+        if opts
+            .stop_at_keys
+            .is_some_and(|k| keys_found.load(Ordering::Relaxed) >= k)
+        {
+            // Enough keys to answer what was asked: the move stays unresolved.
+            return Err(Stopped);
+        }
         let r = prover.fewest_rounds(root, mv, n);
+        if let Ok(Some(_)) = r {
+            keys_found.fetch_add(1, Ordering::Relaxed);
+        }
         if r.is_ok() {
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, roots.len());
         }

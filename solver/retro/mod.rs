@@ -162,6 +162,88 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
     )
 }
 
+/// Whether `pos` is proved legal: some history of the full depth found within
+/// `opts.nodes`, none of the static checks failed (a question cut short proves
+/// nothing). What `analyse` calls legal and complete is proved so; what is proved so
+/// `analyse` calls legal. From the first history found rather than every last move's:
+/// a problem's generator asks this of many diagrams.
+pub fn proved_legal(pos: &RetroPosition, opts: &RetroOptions) -> bool {
+    if opts.timer.is_some() {
+        // The timers' fates decide which histories count: `analyse` asks them.
+        let report = analyse(pos, opts);
+        return report.legal() && report.complete;
+    }
+    let displaced = !matches!(opts.game, AnyGame::Standard(_));
+    crate::with_game!(&opts.game, g => {
+        let game = RetroGame::of_game(g, displaced);
+        has_history(&game, pos, opts)
+    })
+}
+
+/// `proved_legal`, and no en passant right proved that the diagram does not state (what
+/// a problem's diagram needs: a right the history proves is one the diagram must
+/// state). Where some last move may be a double step that a pawn of the side to move
+/// could take, `analyse` decides it from every last move.
+pub fn proved_legal_without_en_passant(pos: &RetroPosition, opts: &RetroOptions) -> bool {
+    let displaced = !matches!(opts.game, AnyGame::Standard(_));
+    let full = || {
+        let report = analyse(pos, opts);
+        report.legal() && report.complete && report.en_passant.is_none()
+    };
+    if opts.timer.is_some() {
+        return full();
+    }
+    crate::with_game!(&opts.game, g => {
+        let game = RetroGame::of_game(g, displaced);
+        if may_prove_en_passant(game.geo(pos.dx), pos) {
+            full()
+        } else {
+            has_history(&game, pos, opts)
+        }
+    })
+}
+
+/// No check of `soundness::static_checks` fails and a history of the full depth is
+/// found within `opts.nodes` (a search cut short proves none). Without timers.
+fn has_history<T: Terrain>(game: &RetroGame<T>, pos: &RetroPosition, opts: &RetroOptions) -> bool {
+    if !soundness::static_checks(game, pos).is_empty() {
+        return false;
+    }
+    let never = AtomicBool::new(false);
+    let limits = Limits {
+        stop: &never,
+        deadline: None,
+    };
+    let depth = opts.depth.max(1);
+    let mut search = HistorySearch::new(game, pos, depth, None, opts.nodes, &limits);
+    let fates = vec![Fate::Free; search.men().len()];
+    // A search cut short answers yes (it can only withhold proofs of "no").
+    search.exists(pos, &fates) && !search.exhausted
+}
+
+/// Whether some last move could be a double step whose passed square a pawn of the
+/// side to move attacks (`proved_en_passant` can name a right only then): a pawn of the
+/// side that moved last stands one pawn step beyond the passed square of a step from
+/// its second rank, on the board `geo`.
+fn may_prove_en_passant<G: Geometry>(geo: &G, pos: &RetroPosition) -> bool {
+    if pos.ep.is_some() {
+        return false;
+    }
+    let mover = !pos.turn;
+    let pawns = pos.board.by_piece(mover, Role::Pawn);
+    let takers = pos.board.by_piece(pos.turn, Role::Pawn);
+    if pawns.is_empty() || takers.is_empty() {
+        return false;
+    }
+    (0..64u8).map(Square::new).any(|from| {
+        from.relative_rank(mover) == 1
+            && geo.pawn_step(mover, from).first().is_some_and(|passed| {
+                (geo.pawn_step(mover, passed) & pawns).is_nonempty()
+                    && (takers & geo.pawn_attacks(mover, passed)).is_nonempty()
+            })
+    })
+}
+
 /// `analyse` that ends within a fraction of a second of `limits.stop` being set or the
 /// deadline passing, with what it proved by then (`stopped` says so).
 pub fn analyse_within(pos: &RetroPosition, opts: &RetroOptions, limits: &Limits) -> RetroReport {

@@ -29,6 +29,10 @@ pub struct SolveOptions {
     /// How long a search of more threads than one runs on its first thread alone
     /// (`halt::SOLO_TIME`; tests set other values to hand over at other moments).
     pub solo_time: Duration,
+    /// Leave the first moves unresolved once this many keys are proved (`None`: every
+    /// first move decided). A generator asking whether a problem has one key only
+    /// learns enough from a second one; the solution is then incomplete, never wrong.
+    pub stop_at_keys: Option<usize>,
 }
 
 impl Default for SolveOptions {
@@ -41,6 +45,7 @@ impl Default for SolveOptions {
             tree: true,
             tree_budget: 1500,
             solo_time: SOLO_TIME,
+            stop_at_keys: None,
         }
     }
 }

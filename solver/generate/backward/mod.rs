@@ -403,6 +403,7 @@ fn search_back<T: Terrain>(
         let wanted = |prev: &Position, m: Move| {
             if step == last {
                 key.allows(game, prev, m)
+                    && (spec.stip.moves != 2 || every_defence_answered(game, prev, m))
             } else {
                 // Black's move after the key, taken back to the position the key made.
                 step + 1 < last || !game.in_check(prev)
@@ -421,6 +422,27 @@ fn search_back<T: Terrain>(
 
 /// Black's legal moves at most where Black's move after a quiet key is taken back.
 const BLACK_MOVES_AFTER_QUIET_KEY: usize = 4;
+
+/// Whether, after `key` from `diagram` (an `s#2` key: Black to move next), each Black
+/// move mates White or leaves White a move after which every Black move mates White
+/// (and Black has one). The line taken back answers one of Black's moves; after a
+/// quiet key Black has up to `BLACK_MOVES_AFTER_QUIET_KEY`, and a candidate whose other
+/// moves go unanswered is no `s#2` with this key (the proof would find its key
+/// elsewhere, or none). Deeper self-mates leave that to the proof: answering each
+/// defence there is a search of its own.
+fn every_defence_answered<T: Terrain>(game: &Game<T>, diagram: &Position, key: Move) -> bool {
+    let after_key = game.play(diagram, key).position;
+    game.legal_moves(&after_key).iter().all(|&defence| {
+        if game.mates(&after_key, defence) {
+            return true;
+        }
+        let after = game.play(&after_key, defence).position;
+        game.legal_moves(&after).iter().any(|&answer| {
+            let end = game.play(&after, answer).position;
+            escapes(game, &end, 0) == Some(0)
+        })
+    })
+}
 
 /// The position before `pos` along `way`, if the way's move is legal there, gives back
 /// `pos`'s placement and en passant right (a double step taken back would leave an en
@@ -470,7 +492,8 @@ fn retracted(pos: &Position, spec: &Spec, uncaptures: bool) -> Vec<Way> {
 }
 
 /// The ways back from `pos` on a board that does not shift: each man of the side that
-/// moved, on each free square of the board (no uncapture or promotion: fewer ways back,
+/// moved, on each free square of the board from which its own move, as the board's
+/// geometry draws it, reaches its square (no uncapture or promotion: fewer ways back,
 /// each still exact once checked forward).
 fn moved<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Way> {
     let Some(geo) = game.terrain.fixed() else {
@@ -485,10 +508,36 @@ fn moved<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Way> {
             let mut before = *board;
             before.remove(to);
             before.put(from, piece);
-            out.push((before, from, to, None));
+            // Only a move that could arrive is worth checking forward (a legal-move
+            // list each): most free squares are none, and a run asking for a quiet
+            // key has a budget of ways to spend.
+            if reaches(geo, piece, from, to, before.occupied()) {
+                out.push((before, from, to, None));
+            }
         }
     }
     out
+}
+
+/// Whether `piece` on `from` could step to the empty square `to` on `geo` with
+/// `occupied` standing (a pawn by its step or double step): what a move that captures
+/// nothing needs (its legality is checked forward).
+fn reaches<G: Geometry>(
+    geo: &G,
+    piece: Piece,
+    from: Square,
+    to: Square,
+    occupied: crate::bitboard::Bitboard,
+) -> bool {
+    if piece.role == Role::Pawn {
+        let step = geo.pawn_step(piece.color, from);
+        step.contains(to)
+            || step
+                .into_iter()
+                .any(|mid| geo.pawn_step(piece.color, mid).contains(to))
+    } else {
+        crate::attacks::piece_attacks(geo, piece.role, piece.color, from, occupied).contains(to)
+    }
 }
 
 /// A run's parameters for the tests: `stip` on `board`, 4 to 7 men of every kind,
@@ -561,11 +610,12 @@ mod tests {
         assert!(walks >= 3, "{walks} walks offered three ends");
     }
 
-    /// Where a run asks for a quiet key, the diagram built from a self-mate's end has
-    /// one: a White move giving no check, taking nothing and no flight, after which
-    /// Black, not in check, has at most `BLACK_MOVES_AFTER_QUIET_KEY` moves, one of
-    /// which leaves White a move after which every Black move mates White (the line
-    /// taken back; Black's other moves are the proof's to judge).
+    /// Where a run asks for a quiet key, the `s#2` diagram built from a self-mate's end
+    /// has one: a White move giving no check, taking nothing and no flight, after which
+    /// Black, not in check, has at most `BLACK_MOVES_AFTER_QUIET_KEY` moves, each of
+    /// which mates White or leaves White a move after which every Black move mates
+    /// White (each mate found by playing the move; whether the key is the only one is
+    /// the proof's to judge).
     #[test]
     fn a_quiet_key_is_taken_back_last() {
         let game = Game::fide();
@@ -578,13 +628,22 @@ mod tests {
             built += 1;
             let diagram = fen::parse_fen(&line).expect("a diagram");
             let fen = fen::write_placement(diagram.board());
-            let reaches_an_end = |after_key: &Position| {
-                game.legal_moves(after_key).iter().any(|&b| {
-                    let before_mate = game.play(after_key, b).position;
-                    game.legal_moves(&before_mate).iter().any(|&w| {
-                        let last = game.play(&before_mate, w).position;
-                        escapes(&game, &last, 0) == Some(0)
-                    })
+            // Mate by playing the move: the side to move after it has no move and is
+            // in check.
+            let mates = |pos: &Position, m: Move| {
+                let after = game.play(pos, m).position;
+                game.legal_moves(&after).is_empty() && game.in_check(&after)
+            };
+            let answered = |after_key: &Position| {
+                game.legal_moves(after_key).iter().all(|&b| {
+                    mates(after_key, b) || {
+                        let before_mate = game.play(after_key, b).position;
+                        game.legal_moves(&before_mate).iter().any(|&w| {
+                            let last = game.play(&before_mate, w).position;
+                            let replies = game.legal_moves(&last);
+                            !replies.is_empty() && replies.iter().all(|&r| mates(&last, r))
+                        })
+                    }
                 })
             };
             let keys = game.legal_moves(&diagram).iter().any(|&k| {
@@ -592,13 +651,88 @@ mod tests {
                 quality::key_is_quiet_in(&game, &diagram, k)
                     && !game.in_check(&after)
                     && game.legal_moves(&after).len() <= BLACK_MOVES_AFTER_QUIET_KEY
-                    && reaches_an_end(&after)
+                    && answered(&after)
             });
-            assert!(keys, "{fen}: no quiet key leads to an end");
+            assert!(keys, "{fen}: no quiet key answers every defence");
             if built == 3 {
                 break;
             }
         }
         assert_eq!(built, 3);
+    }
+
+    /// The ways back an Earthquake board offers drop only moves that are not there:
+    /// over random positions of several displaced boards, every man of the side that
+    /// moved on every free square, each way whose move the game plays (checked forward
+    /// by its legal moves) is among those `moved` lists.
+    #[test]
+    fn no_way_back_the_game_plays_is_dropped() {
+        let (mut played, mut dropped) = (0, 0);
+        for quake in ["1 0", "-2 1", "0 -1", "3 1"] {
+            let line = format!("4k3/8/8/8/8/8/8/4K3 w - - earthquake \"{quake}\";");
+            let Ok(crate::epd::Line::Position(rec)) = crate::epd::parse_line(&line, 1) else {
+                panic!("{line}");
+            };
+            let problem = crate::problem::from_record(*rec).expect(&line);
+            let AnyGame::Earthquake(game) = problem.game else {
+                panic!("{line}: no Earthquake board");
+            };
+            let squares = game.terrain.fixed().expect("a fixed board").squares();
+            let mut d = Draw::new(7, quake.len() as u64);
+            let mut positions = 0;
+            while positions < 150 {
+                let mut board = crate::board::Board::empty();
+                let mut free = squares;
+                let mut men = vec![
+                    Piece::new(Color::White, Role::King),
+                    Piece::new(Color::Black, Role::King),
+                ];
+                for _ in 0..d.between(1, 6) {
+                    let color = [Color::White, Color::Black][d.between(0, 1) as usize];
+                    let roles = [
+                        Role::Queen,
+                        Role::Rook,
+                        Role::Bishop,
+                        Role::Knight,
+                        Role::Pawn,
+                    ];
+                    men.push(Piece::new(color, d.pick(&roles)));
+                }
+                for piece in men {
+                    let sq = d.pick_square(free);
+                    free = free.without(sq);
+                    board.put(sq, piece);
+                }
+                let turn = [Color::White, Color::Black][d.between(0, 1) as usize];
+                let Some(pos) = position_on(game.as_ref(), board, turn) else {
+                    continue;
+                };
+                positions += 1;
+                let listed = moved(game.as_ref(), &pos);
+                let open = squares - pos.board().occupied();
+                for (to, piece) in pos.board().pieces().filter(|(_, p)| p.color != turn) {
+                    for from in open {
+                        let mut before = *pos.board();
+                        before.remove(to);
+                        before.put(from, piece);
+                        let way = (before, from, to, None);
+                        if taken_back(game.as_ref(), &pos, way, usize::MAX, |_, _| true).is_some() {
+                            played += 1;
+                            assert!(
+                                listed.iter().any(|w| (w.1, w.2) == (from, to)),
+                                "{quake}: {} {from}-{to} dropped",
+                                fen::write_fen(&pos)
+                            );
+                        } else {
+                            dropped += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            played > 1000 && dropped > played,
+            "{played} played, {dropped} not"
+        );
     }
 }
