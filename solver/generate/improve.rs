@@ -57,7 +57,16 @@ pub(super) fn improved(
     let mut draw = Draw::new(spec.seed ^ CLIMB_SALT, index);
     let best = climb(
         found,
-        |diagram, superfluous| changes(diagram, superfluous, mated, &mut draw),
+        |diagram, superfluous| {
+            // Men are added only of the roles the run draws, and within its bound.
+            let roles: Vec<Role> = ADDED
+                .into_iter()
+                .filter(|r| spec.pieces.contains(r))
+                .collect();
+            let room = men_of(diagram) < spec.men.1;
+            let roles = if room { &roles[..] } else { &[] };
+            changes(diagram, superfluous, mated, roles, &mut draw)
+        },
         |changed| {
             let mut none = 0;
             examine_single(spec, changed, table, stop, &mut none)
@@ -126,8 +135,14 @@ const ADDED: [Role; 4] = [Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
 /// order the climb tries them: each man of `superfluous` (`Bg4`) taken off, then, in an
 /// order drawn from `draw`, every other man but the kings taken off, each such man
 /// stepped to each empty square next to it, and each empty square within two steps of
-/// the `mated` side's king given a man of either colour.
-fn changes(diagram: &str, superfluous: &[String], mated: Color, draw: &mut Draw) -> Vec<String> {
+/// the `mated` side's king given a man of either colour of each role of `added`.
+fn changes(
+    diagram: &str,
+    superfluous: &[String],
+    mated: Color,
+    added: &[Role],
+    draw: &mut Draw,
+) -> Vec<String> {
     let Some((placement, rest)) = diagram.split_once(' ') else {
         return Vec::new();
     };
@@ -170,7 +185,7 @@ fn changes(diagram: &str, superfluous: &[String], mated: Color, draw: &mut Draw)
     if let Some(king) = board.king(mated) {
         for to in around(king) {
             for color in [Color::White, Color::Black] {
-                for role in ADDED {
+                for &role in added {
                     let piece = Piece { color, role };
                     if may_stand(piece, to) {
                         let mut added = board;
@@ -203,7 +218,13 @@ mod tests {
     fn superfluous_men_come_off_first_then_every_other_change_once() {
         let diagram = "7k/8/8/8/8/8/8/KR6 w - - trapdoor 1;";
         let mut draw = Draw::new(1, 2);
-        let all = changes(diagram, &["Rb1".to_string()], Color::Black, &mut draw);
+        let all = changes(
+            diagram,
+            &["Rb1".to_string()],
+            Color::Black,
+            &ADDED,
+            &mut draw,
+        );
         assert_eq!(all[0], "7k/8/8/8/8/8/8/K7 w - - trapdoor 1;");
         // The rook stepped to a2, b2, c2, c1; around h8 (g8, g7, h7, f8, f7, f6, g6,
         // h6: 8 squares) a rook, bishop and knight of either colour, and a pawn of
@@ -223,6 +244,7 @@ mod tests {
             diagram,
             &["Rb1".to_string()],
             Color::Black,
+            &ADDED,
             &mut Draw::new(1, 2),
         );
         assert_eq!(again, all);
@@ -230,6 +252,7 @@ mod tests {
             diagram,
             &["Rb1".to_string()],
             Color::Black,
+            &ADDED,
             &mut Draw::new(1, 3),
         );
         assert_ne!(other, all);
@@ -244,9 +267,25 @@ mod tests {
             "7k/8/8/8/8/8/8/K7 w - -",
             &[],
             Color::White,
+            &ADDED,
             &mut Draw::new(1, 1),
         );
         assert_eq!(all.len(), 8 * 6 + 6 * 2);
         assert!(all.iter().all(|d| d.starts_with("7k/")));
+        // Only the roles a run draws (`--pieces N`), none where it has no room.
+        let knights = |added: &[Role]| {
+            changes(
+                "7k/8/8/8/8/8/8/K7 w - -",
+                &[],
+                Color::White,
+                added,
+                &mut Draw::new(1, 1),
+            )
+        };
+        assert_eq!(knights(&[Role::Knight]).len(), 8 * 2);
+        assert!(knights(&[Role::Knight])
+            .iter()
+            .all(|d| d.contains('N') || d.contains('n')));
+        assert!(knights(&[]).is_empty());
     }
 }

@@ -252,7 +252,7 @@ fn superfluous(
         let mut shown = problem.clone();
         shown.position = without;
         let opts = RetroOptions::for_problem(&shown, retro::DEFAULT_DEPTH, super::RETRO_NODES);
-        if retro::proved_legal(&RetroPosition::of(&without), &opts) {
+        if retro::legal(&RetroPosition::of(&without), &opts) {
             out.push(man_name(pos, sq));
         }
     }

@@ -162,28 +162,30 @@ pub fn analyse(pos: &RetroPosition, opts: &RetroOptions) -> RetroReport {
     )
 }
 
-/// Whether `pos` is proved legal: some history of the full depth found within
-/// `opts.nodes`, none of the static checks failed (a question cut short proves
-/// nothing). What `analyse` calls legal and complete is proved so; what is proved so
-/// `analyse` calls legal. From the first history found rather than every last move's:
-/// a problem's generator asks this of many diagrams.
-pub fn proved_legal(pos: &RetroPosition, opts: &RetroOptions) -> bool {
+/// Whether `analyse` finds `pos` legal (not proved illegal: a question cut short by
+/// `opts.nodes` counts as a history, as there), from the first history found rather
+/// than every last move's. A problem's generator asks this of many diagrams: economy
+/// calls a man superfluous unless the diagram without it is proved illegal.
+pub fn legal(pos: &RetroPosition, opts: &RetroOptions) -> bool {
     if opts.timer.is_some() {
         // The timers' fates decide which histories count: `analyse` asks them.
-        let report = analyse(pos, opts);
-        return report.legal() && report.complete;
+        return analyse(pos, opts).legal();
     }
     let displaced = !matches!(opts.game, AnyGame::Standard(_));
     crate::with_game!(&opts.game, g => {
         let game = RetroGame::of_game(g, displaced);
-        has_history(&game, pos, opts)
+        let (found, _cut_short) = first_history(&game, pos, opts);
+        found
     })
 }
 
-/// `proved_legal`, and no en passant right proved that the diagram does not state (what
-/// a problem's diagram needs: a right the history proves is one the diagram must
-/// state). Where some last move may be a double step that a pawn of the side to move
-/// could take, `analyse` decides it from every last move.
+/// Whether `pos` is proved legal (a history of the full depth found within
+/// `opts.nodes`: a question cut short proves nothing) with no en passant right proved
+/// that the diagram does not state (a right the history proves is one the diagram must
+/// state): what a problem's diagram needs. From the first history found, unless some
+/// last move may be a double step that a pawn of the side to move could take: then
+/// `analyse` decides it from every last move. What `analyse` calls legal and complete
+/// with no right proved is proved so; what is proved so, `analyse` calls legal.
 pub fn proved_legal_without_en_passant(pos: &RetroPosition, opts: &RetroOptions) -> bool {
     let displaced = !matches!(opts.game, AnyGame::Standard(_));
     let full = || {
@@ -198,16 +200,22 @@ pub fn proved_legal_without_en_passant(pos: &RetroPosition, opts: &RetroOptions)
         if may_prove_en_passant(game.geo(pos.dx), pos) {
             full()
         } else {
-            has_history(&game, pos, opts)
+            let (found, cut_short) = first_history(&game, pos, opts);
+            found && !cut_short
         }
     })
 }
 
-/// No check of `soundness::static_checks` fails and a history of the full depth is
-/// found within `opts.nodes` (a search cut short proves none). Without timers.
-fn has_history<T: Terrain>(game: &RetroGame<T>, pos: &RetroPosition, opts: &RetroOptions) -> bool {
+/// Whether no check of `soundness::static_checks` fails and a history of the full
+/// depth is found, and whether the search was cut short by `opts.nodes` (a question
+/// cut short answers yes: it can only withhold proofs of "no"). Without timers.
+fn first_history<T: Terrain>(
+    game: &RetroGame<T>,
+    pos: &RetroPosition,
+    opts: &RetroOptions,
+) -> (bool, bool) {
     if !soundness::static_checks(game, pos).is_empty() {
-        return false;
+        return (false, false);
     }
     let never = AtomicBool::new(false);
     let limits = Limits {
@@ -217,8 +225,8 @@ fn has_history<T: Terrain>(game: &RetroGame<T>, pos: &RetroPosition, opts: &Retr
     let depth = opts.depth.max(1);
     let mut search = HistorySearch::new(game, pos, depth, None, opts.nodes, &limits);
     let fates = vec![Fate::Free; search.men().len()];
-    // A search cut short answers yes (it can only withhold proofs of "no").
-    search.exists(pos, &fates) && !search.exhausted
+    let found = search.exists(pos, &fates);
+    (found, search.exhausted)
 }
 
 /// Whether some last move could be a double step whose passed square a pawn of the

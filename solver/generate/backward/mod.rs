@@ -372,7 +372,8 @@ fn step_back<T: Terrain>(
 /// `back` for a run that asks for a quiet key: the key taken back last must be one, and
 /// so Black must not be in check after it (a key that leaves Black in check checks);
 /// Black may then have up to `BLACK_MOVES_AFTER_QUIET_KEY` moves (after a quiet key
-/// Black is rarely left a single move; the proof asks that each of them is answered).
+/// Black is rarely left a single move), each answered in an `s#2`
+/// (`every_defence_answered`; deeper, the proof asks it).
 /// Such lines are rare among the ways back, so the search goes back on a step that
 /// leads nowhere and tries the next way there, until one line is found or `budget`
 /// ways have been examined. `steps`: the step to take back now and the last one.
@@ -662,14 +663,16 @@ mod tests {
     }
 
     /// The ways back an Earthquake board offers drop only moves that are not there:
-    /// over random positions of several displaced boards, every man of the side that
+    /// over random positions of several displaced boards (one where riders fly over the
+    /// void), every man of the side that
     /// moved on every free square, each way whose move the game plays (checked forward
     /// by its legal moves) is among those `moved` lists.
     #[test]
     fn no_way_back_the_game_plays_is_dropped() {
         let (mut played, mut dropped) = (0, 0);
-        for quake in ["1 0", "-2 1", "0 -1", "3 1"] {
-            let line = format!("4k3/8/8/8/8/8/8/4K3 w - - earthquake \"{quake}\";");
+        let boards = ["1 0\";", "-2 1\";", "0 -1\";", "3 1\";", "1 0\"; void fly;"];
+        for (i, quake) in boards.into_iter().enumerate() {
+            let line = format!("4k3/8/8/8/8/8/8/4K3 w - - earthquake \"{quake}");
             let Ok(crate::epd::Line::Position(rec)) = crate::epd::parse_line(&line, 1) else {
                 panic!("{line}");
             };
@@ -678,7 +681,7 @@ mod tests {
                 panic!("{line}: no Earthquake board");
             };
             let squares = game.terrain.fixed().expect("a fixed board").squares();
-            let mut d = Draw::new(7, quake.len() as u64);
+            let mut d = Draw::new(7, i as u64);
             let mut positions = 0;
             while positions < 150 {
                 let mut board = crate::board::Board::empty();
