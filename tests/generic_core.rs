@@ -11,23 +11,35 @@ use fairysolve::search::solution::SolveOptions;
 use fairysolve::search::tt::Table;
 use std::sync::atomic::AtomicBool;
 
-/// The core's key set of `#n`, sorted, in coordinates.
-fn core_keys(p: &fairysolve::problem::Problem, n: u32) -> String {
+/// The core's keys of `#n` with `opts` (no tree), and whether it finished.
+fn core_solve(
+    p: &fairysolve::problem::Problem,
+    n: u32,
+    opts: SolveOptions,
+) -> (Vec<(String, String, u32)>, bool) {
     let table = Table::new(16);
     let stop = AtomicBool::new(false);
     let opts = SolveOptions {
-        threads: 2,
         tree: false,
-        ..SolveOptions::default()
+        ..opts
     };
     let root = BoardState::new(p.position);
-    let keys = fairysolve::with_game!(&p.game, g => {
+    fairysolve::with_game!(&p.game, g => {
         let game = OneBoard { game: g, attacker: p.position.turn() };
         let sol = solve(&game, &table, &root, n, &opts, &stop, &|_, _| {});
-        assert!(sol.finished());
-        sol.keys.iter().map(|k| k.0.clone()).collect::<Vec<_>>()
-    });
-    let mut keys = keys;
+        (sol.keys.clone(), sol.finished())
+    })
+}
+
+/// The core's key set of `#n`, sorted, in coordinates.
+fn core_keys(p: &fairysolve::problem::Problem, n: u32) -> String {
+    let opts = SolveOptions {
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let (keys, finished) = core_solve(p, n, opts);
+    assert!(finished);
+    let mut keys: Vec<String> = keys.into_iter().map(|k| k.0).collect();
     keys.sort();
     if keys.is_empty() {
         "none".into()
@@ -100,20 +112,12 @@ fn stopping_at_two_keys_keeps_what_it_proved() {
                 continue;
             };
             let keys = |stop_at_keys: Option<usize>| {
-                let table = Table::new(16);
-                let stop = AtomicBool::new(false);
                 let opts = SolveOptions {
                     threads: 1,
-                    tree: false,
                     stop_at_keys,
                     ..SolveOptions::default()
                 };
-                let root = BoardState::new(p.position);
-                fairysolve::with_game!(&p.game, g => {
-                    let game = OneBoard { game: g, attacker: p.position.turn() };
-                    let sol = solve(&game, &table, &root, n, &opts, &stop, &|_, _| {});
-                    (sol.keys.clone(), sol.finished())
-                })
+                core_solve(&p, n, opts)
             };
             let (all, finished) = keys(None);
             assert!(finished, "{line}");

@@ -55,17 +55,17 @@ pub(super) fn improved(
         Color::Black
     };
     let mut draw = Draw::new(spec.seed ^ CLIMB_SALT, index);
+    // Men are added only of the roles the run draws, and within its bound.
+    let roles: Vec<Role> = ADDED
+        .into_iter()
+        .filter(|r| spec.pieces.contains(r))
+        .collect();
     let best = climb(
         found,
         |diagram, superfluous| {
-            // Men are added only of the roles the run draws, and within its bound.
-            let roles: Vec<Role> = ADDED
-                .into_iter()
-                .filter(|r| spec.pieces.contains(r))
-                .collect();
             let room = men_of(diagram) < spec.men.1;
-            let roles = if room { &roles[..] } else { &[] };
-            changes(diagram, superfluous, mated, roles, &mut draw)
+            let added = if room { &roles[..] } else { &[] };
+            changes(diagram, superfluous, mated, added, &mut draw)
         },
         |changed| {
             let mut none = 0;
