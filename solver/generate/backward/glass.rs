@@ -3,14 +3,16 @@
 //! Black's other men stand without a move (a pawn blocked, a piece walled in by its
 //! own), which random diagrams almost never show. The walk of the single-board games
 //! finds such an end on the two boards, and the moves are then taken back by trying
-//! each man of the side that moved on each free square of either board, kept where the
-//! game's own move from there, with its pass through the glass, gives back the state.
+//! each man of the side that moved on each free square of either board that its move
+//! reaches from, having captured nothing or a man the run draws, kept where the game's
+//! own move from there, with its pass through the glass, gives back the state.
 
 use super::{walk_to_end, Ends, Man, ENDS_TRIED};
 use crate::bitboard::Bitboard;
 use crate::generate::candidate::Draw;
 use crate::generate::Spec;
 use crate::generic::TurnGame;
+use crate::geometry::Standard;
 use crate::glass::{GMove, GState, Glass, Side};
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
@@ -33,7 +35,7 @@ pub fn glass_self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
     for _ in 0..ENDS_TRIED {
         let built = walk_to_end(&game, spec, &mut d, |end, d| {
             let mut budget = WAYS_PER_MOVE_BACK * steps;
-            search_back(&game, end, steps, d, &mut budget)
+            search_back(&game, spec, end, steps, d, &mut budget)
         });
         if let Some(diagram) = built {
             return Some(crate::glass::setup::position_line(&diagram));
@@ -103,6 +105,7 @@ fn state_of(boards: [crate::board::Board; 2], turn: Color) -> Option<GState> {
 /// is found or `budget` ways have been examined.
 fn search_back(
     game: &Glass,
+    spec: &Spec,
     s: &GState,
     steps: u32,
     d: &mut Draw,
@@ -111,7 +114,7 @@ fn search_back(
     if steps == 0 {
         return Some(*s);
     }
-    let mut ways = ways_back(s);
+    let mut ways = ways_back(s, spec);
     while !ways.is_empty() && *budget > 0 {
         *budget -= 1;
         let i = (d.next_u64() % ways.len() as u64) as usize;
@@ -128,7 +131,7 @@ fn search_back(
         if !played.is_some_and(|m| gives_back(game, &prev, m, s)) {
             continue;
         }
-        if let Some(found) = search_back(game, &prev, steps - 1, d, budget) {
+        if let Some(found) = search_back(game, spec, &prev, steps - 1, d, budget) {
             return Some(found);
         }
     }
@@ -151,31 +154,60 @@ fn gives_back(game: &Glass, prev: &GState, m: GMove, s: &GState) -> bool {
 type Way = ([crate::board::Board; 2], Side, Square, Square);
 
 /// Each man of the side that moved, on each square of either board free before the move
-/// (no uncapture, no promotion, no castling: fewer ways back, each exact once checked
-/// forward by `gives_back`). A man found on one board may have moved on the other and
-/// passed.
-fn ways_back(s: &GState) -> Vec<Way> {
+/// from which its FIDE move on that board reaches the square it arrived at (rules.md
+/// 5.2: a man found on one board may have moved on the other and passed), having
+/// captured nothing there or, within the run's bound of men, a man of each role the run
+/// draws (no promotion, no castling: fewer ways back, each exact once checked forward by
+/// `gives_back`). Only a move that could arrive is worth checking forward: most free
+/// squares are none, and each way examined spends the search's budget.
+fn ways_back(s: &GState, spec: &Spec) -> Vec<Way> {
     let mover = !s.turn;
+    let boards = [*s.board(Side::Real).board(), *s.board(Side::Mirror).board()];
+    let men_now = boards[0].occupied().count() + boards[1].occupied().count();
+    let captured: Vec<Piece> = if men_now < spec.men.1 {
+        spec.pieces
+            .iter()
+            .filter(|&&r| r != Role::King)
+            .map(|&r| Piece::new(s.turn, r))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut out = Vec::new();
     for here in Side::BOTH {
-        let men: Vec<(Square, Piece)> = s
-            .board(here)
-            .board()
+        for (to, piece) in boards[here.index()]
             .pieces()
             .filter(|(_, p)| p.color == mover)
-            .collect();
-        for (to, piece) in men {
-            let mut without = [*s.board(Side::Real).board(), *s.board(Side::Mirror).board()];
+        {
+            let mut without = boards;
             without[here.index()].remove(to);
             for side in Side::BOTH {
-                let mut free = !without[side.index()].occupied() - Bitboard::from_square(to);
+                let on = without[side.index()];
+                // Where the man passed, the square it left behind on its own board is
+                // free after the move; where it stayed, that is the square it stands on.
+                if on.occupied().contains(to) {
+                    continue;
+                }
+                let mut free = !on.occupied() - Bitboard::from_square(to);
                 if piece.role == Role::Pawn {
                     free = free - Bitboard::rank(0) - Bitboard::rank(7);
                 }
                 for from in free {
                     let mut before = without;
                     before[side.index()].put(from, piece);
-                    out.push((before, side, from, to));
+                    let occupied = before[side.index()].occupied();
+                    if super::reaches(&Standard, piece, from, to, occupied) {
+                        out.push((before, side, from, to));
+                    }
+                    if !captured.is_empty()
+                        && super::takes(&Standard, piece, from, to, occupied.with(to))
+                    {
+                        for &man in &captured {
+                            let mut with_captured = before;
+                            with_captured[side.index()].put(to, man);
+                            out.push((with_captured, side, from, to));
+                        }
+                    }
                 }
             }
         }
@@ -275,5 +307,95 @@ mod tests {
             }
         }
         assert!(judged > 2_500, "{judged}");
+    }
+    /// The ways back drop only moves that are not there: over random placements of both
+    /// boards, every man of the side that moved set on every free square of either
+    /// board, having captured nothing or a man of each role the run draws (within its
+    /// bound of men), each way whose move the game plays and gives back the state
+    /// (rules.md 5.2, checked forward) is among those `ways_back` lists.
+    #[test]
+    fn no_way_back_the_game_plays_is_dropped() {
+        let game = Glass {
+            attacker: Color::White,
+        };
+        let spec = spec("s#2");
+        let (mut states, mut played, mut captures, mut passed) = (0, 0, 0, 0);
+        for index in 0..400 {
+            let mut d = Draw::new(11, index);
+            let men = crate::generate::candidate::draw_men(&spec, &mut d, 2, &Glass::KINGS);
+            let turn = [Color::White, Color::Black][d.between(0, 1) as usize];
+            let mut boards = [crate::board::Board::empty(); 2];
+            for &(b, sq, p) in &men {
+                boards[b].put(sq, p);
+            }
+            let Some(s) = state_of(boards, turn) else {
+                continue;
+            };
+            states += 1;
+            if states > 40 {
+                break;
+            }
+            let listed = ways_back(&s, &spec);
+            let mover = !turn;
+            let mut captured: Vec<Option<Role>> = vec![None];
+            if men.len() < spec.men.1 as usize {
+                captured.extend(spec.pieces.iter().map(|&r| Some(r)));
+            }
+            for here in Side::BOTH {
+                for (to, piece) in boards[here.index()]
+                    .pieces()
+                    .filter(|(_, p)| p.color == mover)
+                {
+                    for side in Side::BOTH {
+                        for from in Bitboard::FULL {
+                            for &role in &captured {
+                                let mut before = boards;
+                                before[here.index()].remove(to);
+                                // No pawn stands on its first or last rank (rules.md
+                                // 7.2): no position has one to move from there.
+                                let back_rank = matches!(from.rank(), 0 | 7);
+                                if from == to
+                                    || (piece.role == Role::Pawn && back_rank)
+                                    || before[side.index()].occupied().contains(from)
+                                    || (role.is_some()
+                                        && before[side.index()].occupied().contains(to))
+                                {
+                                    continue;
+                                }
+                                before[side.index()].put(from, piece);
+                                if let Some(role) = role {
+                                    before[side.index()].put(to, Piece::new(turn, role));
+                                }
+                                let Some(prev) = state_of(before, mover) else {
+                                    continue;
+                                };
+                                let gives = game.moves(&prev).into_iter().any(|m| {
+                                    m.side == side
+                                        && m.mv.from == from
+                                        && m.mv.to == to
+                                        && m.mv.promotion().is_none()
+                                        && gives_back(&game, &prev, m, &s)
+                                });
+                                if !gives {
+                                    continue;
+                                }
+                                played += 1;
+                                captures += usize::from(role.is_some());
+                                passed += usize::from(side != here);
+                                assert!(
+                                    listed.contains(&(before, side, from, to)),
+                                    "{} {side:?} {from}-{to} taking {role:?} dropped",
+                                    crate::glass::setup::position_line(&s)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            played > 2_000 && captures > 1_000 && passed > 1_000,
+            "{played} played ({captures} captures, {passed} passed)"
+        );
     }
 }

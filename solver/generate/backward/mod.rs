@@ -4,8 +4,9 @@
 //! White, and then taken back move by move (White's and Black's FIDE moves on the run's
 //! board, rules.md 6.1 and 3) to the diagram N White moves earlier. On the standard
 //! board the moves are taken back by the retro module's retractions; on an Earthquake
-//! board by trying each man of the side that moved on each free square before it, the
-//! move kept where the board's own moves lead from there to the position.
+//! board by trying each man of the side that moved on each free square before it, having
+//! captured nothing or a man the run draws, the move kept where the board's own moves
+//! lead from there to the position.
 //!
 //! The construction only draws: each candidate is then proved like any other (a sound
 //! diagram, one key, nothing shorter), so nothing here decides what a puzzle is. Like the
@@ -47,9 +48,7 @@ pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
         AnyGame::Standard(game) => build(&game, spec, index, |_, pos, spec| {
             retracted(pos, spec, true)
         }),
-        AnyGame::Earthquake(game) => {
-            build(game.as_ref(), spec, index, |game, pos, _| moved(game, pos))
-        }
+        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index, moved),
         AnyGame::Aftershocks(_) => None,
     }
 }
@@ -494,15 +493,20 @@ fn retracted(pos: &Position, spec: &Spec, uncaptures: bool) -> Vec<Way> {
 
 /// The ways back from `pos` on a board that does not shift: each man of the side that
 /// moved, on each free square of the board from which its own move, as the board's
-/// geometry draws it, reaches its square (no uncapture or promotion: fewer ways back,
-/// each still exact once checked forward).
-fn moved<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Way> {
+/// geometry draws it, reaches its square; and, within the run's bound of men, the same
+/// move as a capture, a man of the other side of a role the run draws put back where it
+/// arrived (no promotion: fewer ways back, each still exact once checked forward).
+/// Without the captures a self-mate asked to have a quiet key is almost never built:
+/// a Black move taken back that captured nothing frees Black's men, and after the key
+/// Black may have only a few moves.
+fn moved<T: Terrain>(game: &Game<T>, pos: &Position, spec: &Spec) -> Vec<Way> {
     let Some(geo) = game.terrain.fixed() else {
         return Vec::new();
     };
     let board = pos.board();
     let mover = !pos.turn();
     let free = geo.squares() - board.occupied();
+    let uncaptures = board.occupied().count() < spec.men.1;
     let mut out = Vec::new();
     for (to, piece) in board.pieces().filter(|(_, p)| p.color == mover) {
         for from in free {
@@ -515,9 +519,28 @@ fn moved<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Way> {
             if reaches(geo, piece, from, to, before.occupied()) {
                 out.push((before, from, to, None));
             }
+            if uncaptures && takes(geo, piece, from, to, before.occupied().with(to)) {
+                for &role in spec.pieces.iter().filter(|&&r| r != Role::King) {
+                    let mut with_captured = before;
+                    with_captured.put(to, Piece::new(!mover, role));
+                    out.push((with_captured, from, to, None));
+                }
+            }
         }
     }
     out
+}
+
+/// Whether `piece` on `from` attacks `to` on `geo` with `occupied` standing: what a
+/// capture on `to` needs (its legality is checked forward).
+fn takes<G: Geometry>(
+    geo: &G,
+    piece: Piece,
+    from: Square,
+    to: Square,
+    occupied: crate::bitboard::Bitboard,
+) -> bool {
+    crate::attacks::piece_attacks(geo, piece.role, piece.color, from, occupied).contains(to)
 }
 
 /// Whether `piece` on `from` could step to the empty square `to` on `geo` with
@@ -537,7 +560,7 @@ fn reaches<G: Geometry>(
                 .into_iter()
                 .any(|mid| geo.pawn_step(piece.color, mid).contains(to))
     } else {
-        crate::attacks::piece_attacks(geo, piece.role, piece.color, from, occupied).contains(to)
+        takes(geo, piece, from, to, occupied)
     }
 }
 
@@ -616,60 +639,80 @@ mod tests {
     /// Black, not in check, has at most `BLACK_MOVES_AFTER_QUIET_KEY` moves, each of
     /// which mates White or leaves White a move after which every Black move mates
     /// White (each mate found by playing the move; whether the key is the only one is
-    /// the proof's to judge).
+    /// the proof's to judge). On the standard board and on a displaced Earthquake board,
+    /// whose ways back are its own moves (captures among them).
     #[test]
     fn a_quiet_key_is_taken_back_last() {
-        let game = Game::fide();
-        let quiet = spec(vec![Theme::QuietKey]);
-        let mut built = 0;
-        for index in 0..200 {
-            let Some(line) = self_mate_diagram(&quiet, index) else {
-                continue;
-            };
-            built += 1;
-            let diagram = fen::parse_fen(&line).expect("a diagram");
-            let fen = fen::write_placement(diagram.board());
-            // Mate by playing the move: the side to move after it has no move and is
-            // in check.
-            let mates = |pos: &Position, m: Move| {
-                let after = game.play(pos, m).position;
-                game.legal_moves(&after).is_empty() && game.in_check(&after)
-            };
-            let answered = |after_key: &Position| {
-                game.legal_moves(after_key).iter().all(|&b| {
-                    mates(after_key, b) || {
-                        let before_mate = game.play(after_key, b).position;
-                        game.legal_moves(&before_mate).iter().any(|&w| {
-                            let last = game.play(&before_mate, w).position;
-                            let replies = game.legal_moves(&last);
-                            !replies.is_empty() && replies.iter().all(|&r| mates(&last, r))
-                        })
-                    }
-                })
-            };
-            let keys = game.legal_moves(&diagram).iter().any(|&k| {
-                let after = game.play(&diagram, k).position;
-                quality::key_is_quiet_in(&game, &diagram, k)
-                    && !game.in_check(&after)
-                    && game.legal_moves(&after).len() <= BLACK_MOVES_AFTER_QUIET_KEY
-                    && answered(&after)
-            });
-            assert!(keys, "{fen}: no quiet key answers every defence");
-            if built == 3 {
-                break;
+        for ops in ["", "earthquake \"1 0\";"] {
+            let mut quiet = spec(vec![Theme::QuietKey]);
+            quiet.ops = ops.to_string();
+            let game = quiet.board_with_fide_moves().expect("a board");
+            let mut built = 0;
+            for index in 0..400 {
+                let Some(line) = self_mate_diagram(&quiet, index) else {
+                    continue;
+                };
+                built += 1;
+                // Read on the run's board (a check on the standard board may be none on
+                // a displaced one).
+                let setup = fen::parse_fields(&fen::fields(&line)).expect("a diagram");
+                let diagram = setup.into_position();
+                let keys = match &game {
+                    AnyGame::Standard(game) => quiet_key_answered(game, &diagram),
+                    AnyGame::Earthquake(game) => quiet_key_answered(game.as_ref(), &diagram),
+                    AnyGame::Aftershocks(_) => unreachable!("no aftershocks asked"),
+                };
+                let fen = fen::write_placement(diagram.board());
+                assert!(keys, "{ops} {fen}: no quiet key answers every defence");
+                if built == 3 {
+                    break;
+                }
             }
+            assert_eq!(built, 3, "{ops}");
         }
-        assert_eq!(built, 3);
+    }
+
+    /// Whether `diagram` has a quiet key after which Black, not in check, has at most
+    /// `BLACK_MOVES_AFTER_QUIET_KEY` moves, each mating or answered by a White move
+    /// after which Black has moves and each mates.
+    fn quiet_key_answered<T: Terrain>(game: &Game<T>, diagram: &Position) -> bool {
+        // Mate by playing the move: the side to move after it has no move and is in
+        // check.
+        let mates = |pos: &Position, m: Move| {
+            let after = game.play(pos, m).position;
+            game.legal_moves(&after).is_empty() && game.in_check(&after)
+        };
+        let answered = |after_key: &Position| {
+            game.legal_moves(after_key).iter().all(|&b| {
+                mates(after_key, b) || {
+                    let before_mate = game.play(after_key, b).position;
+                    game.legal_moves(&before_mate).iter().any(|&w| {
+                        let last = game.play(&before_mate, w).position;
+                        let replies = game.legal_moves(&last);
+                        !replies.is_empty() && replies.iter().all(|&r| mates(&last, r))
+                    })
+                }
+            })
+        };
+        game.legal_moves(diagram).iter().any(|&k| {
+            let after = game.play(diagram, k).position;
+            quality::key_is_quiet_in(game, diagram, k)
+                && !game.in_check(&after)
+                && game.legal_moves(&after).len() <= BLACK_MOVES_AFTER_QUIET_KEY
+                && answered(&after)
+        })
     }
 
     /// The ways back an Earthquake board offers drop only moves that are not there:
     /// over random positions of several displaced boards (one where riders fly over the
     /// void), every man of the side that
-    /// moved on every free square, each way whose move the game plays (checked forward
-    /// by its legal moves) is among those `moved` lists.
+    /// moved on every free square, having captured nothing or a man of each role the
+    /// run draws (within its bound of men), each way whose move the game plays (checked
+    /// forward by its legal moves) is among those `moved` lists.
     #[test]
     fn no_way_back_the_game_plays_is_dropped() {
-        let (mut played, mut dropped) = (0, 0);
+        let (mut played, mut dropped, mut captures) = (0, 0, 0);
+        let run = spec(Vec::new());
         let boards = ["1 0\";", "-2 1\";", "0 -1\";", "3 1\";", "1 0\"; void fly;"];
         for (i, quake) in boards.into_iter().enumerate() {
             let line = format!("4k3/8/8/8/8/8/8/4K3 w - - earthquake \"{quake}");
@@ -711,31 +754,43 @@ mod tests {
                     continue;
                 };
                 positions += 1;
-                let listed = moved(game.as_ref(), &pos);
+                let listed = moved(game.as_ref(), &pos, &run);
                 let open = squares - pos.board().occupied();
+                let mut captured: Vec<Option<Role>> = vec![None];
+                if pos.board().occupied().count() < run.men.1 {
+                    captured.extend(run.pieces.iter().map(|&r| Some(r)));
+                }
                 for (to, piece) in pos.board().pieces().filter(|(_, p)| p.color != turn) {
                     for from in open {
-                        let mut before = *pos.board();
-                        before.remove(to);
-                        before.put(from, piece);
-                        let way = (before, from, to, None);
-                        if taken_back(game.as_ref(), &pos, way, usize::MAX, |_, _| true).is_some() {
-                            played += 1;
-                            assert!(
-                                listed.iter().any(|w| (w.1, w.2) == (from, to)),
-                                "{quake}: {} {from}-{to} dropped",
-                                fen::write_fen(&pos)
-                            );
-                        } else {
-                            dropped += 1;
+                        for &role in &captured {
+                            let mut before = *pos.board();
+                            before.remove(to);
+                            before.put(from, piece);
+                            if let Some(role) = role {
+                                before.put(to, Piece::new(turn, role));
+                            }
+                            let way = (before, from, to, None);
+                            if taken_back(game.as_ref(), &pos, way, usize::MAX, |_, _| true)
+                                .is_some()
+                            {
+                                played += 1;
+                                captures += usize::from(role.is_some());
+                                assert!(
+                                    listed.iter().any(|w| (w.0, w.1, w.2) == (before, from, to)),
+                                    "{quake}: {} {from}-{to} taking {role:?} dropped",
+                                    fen::write_fen(&pos)
+                                );
+                            } else {
+                                dropped += 1;
+                            }
                         }
                     }
                 }
             }
         }
         assert!(
-            played > 1000 && dropped > played,
-            "{played} played, {dropped} not"
+            played > 1000 && captures > 300 && dropped > played,
+            "{played} played ({captures} captures), {dropped} not"
         );
     }
 }
