@@ -105,6 +105,9 @@ fn on_board(men: &[(usize, Square, Piece)], b: usize) -> Vec<(Square, Piece)> {
         .collect()
 }
 
+/// A construction of a candidate's diagram line (`backward`).
+type Builder = fn(&Spec, u64) -> Option<String>;
+
 /// The diagram line of candidate `index` (no stipulation, id or solution yet), or `None`
 /// when none was drawn. It may still be illegal: reading it is the first check. A
 /// self-mate on one board, or on Underworld's World, is built backwards from its end
@@ -116,10 +119,17 @@ pub fn diagram(spec: &Spec, index: u64) -> Option<String> {
     if spec.board == Board::Glass && spec.stip.aim == crate::problem::Aim::Selfmate {
         return super::backward::glass_self_mate_diagram(spec, index);
     }
-    if spec.board == Board::Single && spec.stip.aim == crate::problem::Aim::Selfmate {
+    let built = match spec.stip.aim {
+        crate::problem::Aim::Selfmate => Some(super::backward::self_mate_diagram as Builder),
+        _ if super::backward::mate_in_two_built(spec) => {
+            Some(super::backward::mate_in_two_diagram as Builder)
+        }
+        _ => None,
+    };
+    if let (Board::Single, Some(build)) = (spec.board, built) {
         // Built with FIDE moves on the run's board; under Trapdoor or Taxi the diagram
         // is then proved by the game's own rules like every candidate.
-        let diagram = super::backward::self_mate_diagram(spec, index)?;
+        let diagram = build(spec, index)?;
         return Some(if spec.ops.trim().is_empty() {
             diagram
         } else {

@@ -6,14 +6,17 @@
 //! board the moves are taken back by the retro module's retractions; on an Earthquake
 //! board by trying each man of the side that moved on each free square before it, having
 //! captured nothing or a man the run draws, the move kept where the board's own moves
-//! lead from there to the position.
+//! lead from there to the position. A `#2` asked to have a quiet key, variations or no
+//! duals is drawn the same way from the position after its key (`direct`).
 //!
 //! The construction only draws: each candidate is then proved like any other (a sound
 //! diagram, one key, nothing shorter), so nothing here decides what a puzzle is. Like the
 //! random drawing it depends on the seed and the candidate's index alone.
 
+mod direct;
 mod glass;
 
+pub use direct::{mate_in_two_diagram, wanted as mate_in_two_built};
 pub use glass::glass_self_mate_diagram;
 
 use super::candidate::{draw_men, Draw};

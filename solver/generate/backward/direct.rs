@@ -1,0 +1,346 @@
+//! Direct-mate `#2` candidates built back from the position after the key. A composer's
+//! `#2` is a position after the key in which every Black move, the defences, is met by
+//! a mate, different mates for different defences, and a quiet move that leads there.
+//! Random diagrams show that rarely (three variations without duals: a few a
+//! CPU-minute), so where a run asks for variations the candidate is drawn as that
+//! position first, by the walk of the self-mates (`walk_to_end`) with Black's defences
+//! that White cannot mate at once (and, where asked, those White mates in two ways,
+//! and the variations still missing) as what it brings down, and then White's key is
+//! taken back (FIDE moves on the run's board, as the self-mates are built).
+//!
+//! The construction only draws: each candidate is then proved like any other (a sound
+//! diagram, one key, nothing shorter), so nothing here decides what a puzzle is.
+
+use super::{moved, position, retracted, taken_back, walk_to_end, Ends, KeyWanted, Man};
+use super::{ENDS_TRIED, WAYS_SEARCHED};
+use crate::fen;
+use crate::game::{AnyGame, Game};
+use crate::generate::candidate::Draw;
+use crate::generate::{Spec, Theme};
+use crate::geometry::Terrain;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::search::last_move::mating_moves;
+use crate::types::Color;
+
+/// Whether a `#2` run is drawn by this construction: it asks for a quiet key, variations
+/// (two or more) or no duals, which random diagrams seldom give together.
+pub fn wanted(spec: &Spec) -> bool {
+    spec.stip.aim == crate::problem::Aim::Direct
+        && spec.stip.moves == 2
+        && spec.themes.iter().any(|t| match t {
+            Theme::Variations(n) => *n >= 2,
+            _ => matches!(t, Theme::NoDuals | Theme::QuietKey | Theme::Quiet),
+        })
+}
+
+/// The diagram line of `#2` candidate `index`, or `None` when none was built (or the
+/// run's board shifts).
+pub fn mate_in_two_diagram(spec: &Spec, index: u64) -> Option<String> {
+    match spec.board_with_fide_moves()? {
+        AnyGame::Standard(game) => build(&game, spec, index, |_, pos, spec| {
+            retracted(pos, spec, false)
+        }),
+        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index, moved),
+        AnyGame::Aftershocks(_) => None,
+    }
+}
+
+/// What the position after the key must show, from the run's themes.
+#[derive(Copy, Clone)]
+struct Aims {
+    /// Different mates over the defences.
+    variations: usize,
+    /// Each defence met by one mate only.
+    no_duals: bool,
+}
+
+impl Aims {
+    fn of(spec: &Spec) -> Aims {
+        Aims {
+            variations: spec
+                .themes
+                .iter()
+                .filter_map(|t| match t {
+                    Theme::Variations(n) => Some(*n as usize),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(1),
+            no_duals: spec.themes.contains(&Theme::NoDuals),
+        }
+    }
+}
+
+/// The walk's view of a single-board game for a `#2`: the position after the key,
+/// Black to move and not in check (a quiet key gives none), and what is still wrong
+/// with it.
+struct AfterKey<'a, T: Terrain> {
+    game: &'a Game<T>,
+    aims: Aims,
+}
+
+impl<T: Terrain> Ends for AfterKey<'_, T> {
+    type State = Position;
+    const BOARDS: usize = 1;
+    const KINGS: [(Color, usize); 2] = [(Color::White, 0), (Color::Black, 0)];
+
+    fn state(&self, men: &[Man]) -> Option<Position> {
+        let pos = position(self.game, men, Color::Black)?;
+        (!self.game.in_check(&pos)).then_some(pos)
+    }
+
+    /// The defences White cannot mate at once, those it mates in two ways where no
+    /// duals are asked, and the variations still missing, counted up to one more than
+    /// `most`; `None` when Black has no move.
+    fn escapes(&self, pos: &Position, most: usize) -> Option<usize> {
+        let game = self.game;
+        let defences = game.legal_moves(pos);
+        if defences.is_empty() {
+            return None;
+        }
+        let mut count = 0;
+        let mut mates: Vec<Move> = Vec::new();
+        let mut list = MoveList::new();
+        for &defence in defences.iter() {
+            let after = game.play(pos, defence).position;
+            list.clear();
+            mating_moves(game, &after, &mut list);
+            match list.len() {
+                0 => count += 1,
+                1 => mates.push(list[0]),
+                _ => {
+                    count += usize::from(self.aims.no_duals);
+                    mates.extend(list.iter().copied());
+                }
+            }
+            if count > most {
+                return Some(count);
+            }
+        }
+        mates.sort_unstable_by_key(|m| (m.from, m.to, m.promotion()));
+        mates.dedup_by_key(|m| (m.from, m.to, m.promotion()));
+        Some(count + self.aims.variations.saturating_sub(mates.len()))
+    }
+}
+
+fn build<T: Terrain>(
+    game: &Game<T>,
+    spec: &Spec,
+    index: u64,
+    ways: super::WaysBack<T>,
+) -> Option<String> {
+    let mut d = Draw::new(spec.seed, index);
+    let walk = AfterKey {
+        game,
+        aims: Aims::of(spec),
+    };
+    let key = KeyWanted::of(spec);
+    for _ in 0..ENDS_TRIED {
+        let built = walk_to_end(&walk, spec, &mut d, |after_key, d| {
+            key_taken_back(game, ways, after_key, spec, d, key)
+        });
+        if let Some(diagram) = built {
+            return Some(format!("{} w - -", fen::write_placement(diagram.board())));
+        }
+    }
+    None
+}
+
+/// The diagram before `after_key`: a White move drawn among the ways back, captureless
+/// (a key that captures is no composer's), of the kind the run asks for, from a
+/// position where White has no mate at once (else the `#2` is cooked short).
+fn key_taken_back<T: Terrain>(
+    game: &Game<T>,
+    ways: super::WaysBack<T>,
+    after_key: &Position,
+    spec: &Spec,
+    d: &mut Draw,
+    key: KeyWanted,
+) -> Option<Position> {
+    let mut list = ways(game, after_key, spec);
+    let mut tried = 0;
+    while !list.is_empty() && tried < WAYS_SEARCHED {
+        tried += 1;
+        let i = (d.next_u64() % list.len() as u64) as usize;
+        let way = list.swap_remove(i);
+        let wanted = |diagram: &Position, m: Move| {
+            if m.takes(diagram.board()) || !key.allows(game, diagram, m) {
+                return false;
+            }
+            let mut mates = MoveList::new();
+            mating_moves(game, diagram, &mut mates);
+            mates.is_empty()
+        };
+        if let Some(diagram) = taken_back(game, after_key, way, usize::MAX, wanted) {
+            return Some(diagram);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::candidate::draw_men;
+    use crate::generate::Board;
+
+    fn spec(themes: Vec<Theme>, ops: &str) -> Spec {
+        let mut spec = super::super::test_spec("#2", Board::Single, themes);
+        spec.ops = ops.to_string();
+        spec
+    }
+
+    /// White's mating answers to each Black move in `pos`, every move played: a mate
+    /// leaves Black no legal move, in check.
+    fn answers_played<T: Terrain>(game: &Game<T>, pos: &Position) -> Vec<Vec<Move>> {
+        game.legal_moves(pos)
+            .iter()
+            .map(|&defence| {
+                let after = game.play(pos, defence).position;
+                game.legal_moves(&after)
+                    .iter()
+                    .copied()
+                    .filter(|&w| {
+                        let mated = game.play(&after, w).position;
+                        game.legal_moves(&mated).is_empty() && game.in_check(&mated)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// What the walk brings down, from every move played: defences without a mate,
+    /// those with two where no duals are asked, and the variations missing.
+    fn measure_played(answers: &[Vec<Move>], aims: Aims) -> usize {
+        let unanswered = answers.iter().filter(|a| a.is_empty()).count();
+        let dualled = answers.iter().filter(|a| a.len() > 1).count();
+        let mut mates: Vec<(crate::types::Square, crate::types::Square, _)> = answers
+            .iter()
+            .flatten()
+            .map(|m| (m.from, m.to, m.promotion()))
+            .collect();
+        mates.sort_unstable();
+        mates.dedup();
+        unanswered
+            + if aims.no_duals { dualled } else { 0 }
+            + aims.variations.saturating_sub(mates.len())
+    }
+
+    /// Whether the walk's measure of `men` (if they make a position after a key) is the
+    /// one every move played gives, and, counted up to 1, stops past 1 only: `None`
+    /// when they make none, else whether every defence is answered.
+    fn measure_checked<T: Terrain>(game: &Game<T>, men: &[Man], aims: Aims) -> Option<bool> {
+        let walk = AfterKey { game, aims };
+        let pos = walk.state(men)?;
+        let answers = answers_played(game, &pos);
+        let counted = walk.escapes(&pos, usize::MAX);
+        if answers.is_empty() {
+            assert_eq!(counted, None);
+            return Some(false);
+        }
+        let played = measure_played(&answers, aims);
+        let fen = fen::write_fen(&pos);
+        assert_eq!(counted, Some(played), "{fen}");
+        let bounded = walk.escapes(&pos, 1).expect("moves");
+        assert!(bounded == played || (played > 1 && bounded > 1), "{fen}");
+        Some(answers.iter().all(|a| !a.is_empty()))
+    }
+
+    /// The walk's measure is the one every move played gives, over random placements
+    /// of 4 to 7 men on the standard board and a displaced Earthquake board, with and
+    /// without variations and no duals asked.
+    #[test]
+    fn the_measure_is_what_playing_every_move_gives() {
+        let (mut judged, mut answered) = (0, 0);
+        let asked = Aims {
+            variations: 3,
+            no_duals: true,
+        };
+        let plain = Aims {
+            variations: 1,
+            no_duals: false,
+        };
+        for ops in ["", "earthquake \"1 0\";"] {
+            let run = spec(vec![Theme::Variations(3), Theme::NoDuals], ops);
+            let game = run.board_with_fide_moves().expect("a board");
+            for (i, aims) in [asked, plain].into_iter().enumerate() {
+                for index in 0..4_000 {
+                    let mut d = Draw::new(5 + i as u64, index);
+                    let men = draw_men(&run, &mut d, 1, &[(Color::White, 0), (Color::Black, 0)]);
+                    let seen = match &game {
+                        AnyGame::Standard(g) => measure_checked(g, &men, aims),
+                        AnyGame::Earthquake(g) => measure_checked(g.as_ref(), &men, aims),
+                        AnyGame::Aftershocks(_) => unreachable!("no aftershocks asked"),
+                    };
+                    if let Some(all) = seen {
+                        judged += 1;
+                        answered += usize::from(all);
+                    }
+                }
+            }
+        }
+        assert!(
+            judged > 7_000 && answered > 60,
+            "{judged} judged, {answered} answered"
+        );
+    }
+
+    /// Whether `diagram` has no mate at once for White and a quiet key after which each
+    /// Black move is met by exactly one mate, three different mates in all, every move
+    /// played.
+    fn holds_three_single_mates<T: Terrain>(game: &Game<T>, diagram: &Position) -> bool {
+        let mates_now = game.legal_moves(diagram).iter().any(|&w| {
+            let after = game.play(diagram, w).position;
+            game.legal_moves(&after).is_empty() && game.in_check(&after)
+        });
+        let asked = Aims {
+            variations: 3,
+            no_duals: true,
+        };
+        !mates_now
+            && game.legal_moves(diagram).iter().any(|&key| {
+                let after = game.play(diagram, key).position;
+                let answers = answers_played(game, &after);
+                super::super::quality::key_is_quiet_in(game, diagram, key)
+                    && !answers.is_empty()
+                    && measure_played(&answers, asked) == 0
+            })
+    }
+
+    /// A candidate built for `#2 --theme quiet-key --theme variations:3 --theme
+    /// no-duals` has a quiet key (no capture, no check, no flight taken) after which
+    /// each Black move is met by exactly one mate, three different mates in all, and
+    /// White has no mate at once in the diagram; on the standard board and a displaced
+    /// Earthquake board, every move played. Whether the key is the only one is the
+    /// proof's to judge.
+    #[test]
+    fn a_built_diagram_has_a_quiet_key_to_three_single_mates() {
+        for ops in ["", "earthquake \"1 0\";"] {
+            let themes = vec![Theme::QuietKey, Theme::Variations(3), Theme::NoDuals];
+            let run = spec(themes, ops);
+            let game = run.board_with_fide_moves().expect("a board");
+            let mut built = 0;
+            for index in 0..100 {
+                let Some(line) = mate_in_two_diagram(&run, index) else {
+                    continue;
+                };
+                built += 1;
+                // Read on the run's board (a check on the standard board may be none on
+                // a displaced one).
+                let setup = fen::parse_fields(&fen::fields(&line)).expect("a diagram");
+                let diagram = setup.into_position();
+                let holds = match &game {
+                    AnyGame::Standard(g) => holds_three_single_mates(g, &diagram),
+                    AnyGame::Earthquake(g) => holds_three_single_mates(g.as_ref(), &diagram),
+                    AnyGame::Aftershocks(_) => unreachable!("no aftershocks asked"),
+                };
+                assert!(holds, "{ops} {line}");
+                if built == 5 {
+                    break;
+                }
+            }
+            assert_eq!(built, 5, "{ops}");
+        }
+    }
+}
