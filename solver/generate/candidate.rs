@@ -110,14 +110,17 @@ type Builder = fn(&Spec, u64) -> Option<String>;
 
 /// The diagram line of candidate `index` (no stipulation, id or solution yet), or `None`
 /// when none was drawn. It may still be illegal: reading it is the first check. A
-/// self-mate on one board, or on Underworld's World, is built backwards from its end
-/// (`backward`).
+/// self-mate is built backwards from its end, and a `#2` asked for a quiet key,
+/// variations or no duals from the position after its key (`backward`).
 pub fn diagram(spec: &Spec, index: u64) -> Option<String> {
     if spec.board == Board::Underworld && spec.stip.aim == crate::problem::Aim::Selfmate {
         return super::backward::underworld_self_mate_diagram(spec, index);
     }
     if spec.board == Board::Glass && spec.stip.aim == crate::problem::Aim::Selfmate {
         return super::backward::glass_self_mate_diagram(spec, index);
+    }
+    if spec.board == Board::Glass && super::backward::mate_in_two_built(spec) {
+        return super::backward::glass_mate_in_two_diagram(spec, index);
     }
     let built = match spec.stip.aim {
         crate::problem::Aim::Selfmate => Some(super::backward::self_mate_diagram as Builder),

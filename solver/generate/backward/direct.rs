@@ -11,27 +11,41 @@
 //! The construction only draws: each candidate is then proved like any other (a sound
 //! diagram, one key, nothing shorter), so nothing here decides what a puzzle is.
 
+use super::ENDS_TRIED;
 use super::{moved, position, retracted, taken_back, walk_to_end, Ends, KeyWanted, Man};
-use super::{ENDS_TRIED, WAYS_SEARCHED};
 use crate::fen;
 use crate::game::{AnyGame, Game};
 use crate::generate::candidate::Draw;
 use crate::generate::{Spec, Theme};
+use crate::generic::TurnGame;
 use crate::geometry::Terrain;
+use crate::glass::{GState, Glass};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::search::last_move::mating_moves;
 use crate::types::Color;
 
-/// Whether a `#2` run is drawn by this construction: it asks for a quiet key, variations
-/// (two or more) or no duals, which random diagrams seldom give together.
-pub fn wanted(spec: &Spec) -> bool {
-    spec.stip.aim == crate::problem::Aim::Direct
-        && spec.stip.moves == 2
-        && spec.themes.iter().any(|t| match t {
-            Theme::Variations(n) => *n >= 2,
-            _ => matches!(t, Theme::NoDuals | Theme::QuietKey | Theme::Quiet),
-        })
+/// Ways back examined for the key at one end before the walk goes on to the next.
+const KEY_WAYS: u32 = 300;
+
+/// Whether a `#2` run is drawn by this construction: it asks for a quiet key (`quiet-key`
+/// or `quiet`), variations (two or more) or no duals, which random diagrams seldom give
+/// together, on one board that does not shift (aftershocks are drawn at random) or on
+/// Looking-Glass.
+pub fn mate_in_two_built(spec: &Spec) -> bool {
+    let asked = spec.themes.iter().any(|t| match t {
+        Theme::Variations(n) => *n >= 2,
+        _ => matches!(t, Theme::NoDuals | Theme::QuietKey | Theme::Quiet),
+    });
+    let board = match spec.board {
+        crate::generate::Board::Single => !matches!(
+            spec.board_with_fide_moves(),
+            None | Some(AnyGame::Aftershocks(_))
+        ),
+        crate::generate::Board::Glass => true,
+        _ => false,
+    };
+    spec.stip.aim == crate::problem::Aim::Direct && spec.stip.moves == 2 && asked && board
 }
 
 /// The diagram line of `#2` candidate `index`, or `None` when none was built (or the
@@ -99,28 +113,56 @@ impl<T: Terrain> Ends for AfterKey<'_, T> {
         if defences.is_empty() {
             return None;
         }
-        let mut count = 0;
-        let mut mates: Vec<Move> = Vec::new();
+        let mut tally = Tally::new(self.aims);
         let mut list = MoveList::new();
         for &defence in defences.iter() {
             let after = game.play(pos, defence).position;
             list.clear();
             mating_moves(game, &after, &mut list);
-            match list.len() {
-                0 => count += 1,
-                1 => mates.push(list[0]),
-                _ => {
-                    count += usize::from(self.aims.no_duals);
-                    mates.extend(list.iter().copied());
-                }
-            }
-            if count > most {
-                return Some(count);
+            tally.defence(list.iter().map(|m| (m.from, m.to, m.promotion())));
+            if tally.count > most {
+                return Some(tally.count);
             }
         }
-        mates.sort_unstable_by_key(|m| (m.from, m.to, m.promotion()));
-        mates.dedup_by_key(|m| (m.from, m.to, m.promotion()));
-        Some(count + self.aims.variations.saturating_sub(mates.len()))
+        Some(tally.total())
+    }
+}
+
+/// The walk's measure of one position after the key, defence by defence.
+struct Tally<K> {
+    aims: Aims,
+    /// Defences White cannot mate at once, and those it mates twice where no duals
+    /// are asked.
+    count: usize,
+    /// Every mate met so far.
+    mates: Vec<K>,
+}
+
+impl<K: Ord> Tally<K> {
+    fn new(aims: Aims) -> Tally<K> {
+        Tally {
+            aims,
+            count: 0,
+            mates: Vec::new(),
+        }
+    }
+
+    /// One defence and White's mates after it.
+    fn defence(&mut self, mates: impl Iterator<Item = K>) {
+        let before = self.mates.len();
+        self.mates.extend(mates);
+        match self.mates.len() - before {
+            0 => self.count += 1,
+            1 => {}
+            _ => self.count += usize::from(self.aims.no_duals),
+        }
+    }
+
+    /// The count with the variations still missing.
+    fn total(mut self) -> usize {
+        self.mates.sort_unstable();
+        self.mates.dedup();
+        self.count + self.aims.variations.saturating_sub(self.mates.len())
     }
 }
 
@@ -158,9 +200,13 @@ fn key_taken_back<T: Terrain>(
     d: &mut Draw,
     key: KeyWanted,
 ) -> Option<Position> {
+    // A way back that puts a man back took it: no such key is wanted, and a board's
+    // ways back hold several for each that takes nothing.
+    let men = after_key.board().occupied().count();
     let mut list = ways(game, after_key, spec);
+    list.retain(|way| way.0.occupied().count() == men);
     let mut tried = 0;
-    while !list.is_empty() && tried < WAYS_SEARCHED {
+    while !list.is_empty() && tried < KEY_WAYS {
         tried += 1;
         let i = (d.next_u64() % list.len() as u64) as usize;
         let way = list.swap_remove(i);
@@ -173,6 +219,127 @@ fn key_taken_back<T: Terrain>(
             mates.is_empty()
         };
         if let Some(diagram) = taken_back(game, after_key, way, usize::MAX, wanted) {
+            return Some(diagram);
+        }
+    }
+    None
+}
+
+/// The diagram line of a Looking-Glass `#2` candidate `index`, or `None` when none was
+/// built.
+pub fn glass_mate_in_two_diagram(spec: &Spec, index: u64) -> Option<String> {
+    let walk = GlassAfterKey {
+        game: Glass {
+            attacker: Color::White,
+        },
+        aims: Aims::of(spec),
+    };
+    let mut d = Draw::new(spec.seed, index);
+    let key = KeyWanted::of(spec);
+    for _ in 0..ENDS_TRIED {
+        let built = walk_to_end(&walk, spec, &mut d, |after_key, d| {
+            glass_key_taken_back(&walk.game, after_key, spec, d, key)
+        });
+        if let Some(diagram) = built {
+            return Some(crate::glass::setup::position_line(&diagram));
+        }
+    }
+    None
+}
+
+/// The walk's view of Looking-Glass for a `#2` (rules.md 5): there is no check, so the
+/// position after the key is one where White, were it to move, could not take Black's
+/// king (RULES.md, a quiet key on two boards), and a defence is met by White's move
+/// that takes the king; a defence that takes White's king is met by nothing.
+struct GlassAfterKey {
+    game: Glass,
+    aims: Aims,
+}
+
+impl Ends for GlassAfterKey {
+    type State = GState;
+    const BOARDS: usize = 2;
+    const KINGS: [(Color, usize); 2] = <Glass as Ends>::KINGS;
+
+    fn state(&self, men: &[Man]) -> Option<GState> {
+        let after_key = self.game.state(men)?;
+        let mut white_again = after_key;
+        white_again.turn = Color::White;
+        no_capture_of_the_king(&self.game, &white_again).then_some(after_key)
+    }
+
+    fn escapes(&self, s: &GState, most: usize) -> Option<usize> {
+        let game = &self.game;
+        let defences = game.moves(s);
+        if defences.is_empty() {
+            return None;
+        }
+        let mut tally = Tally::new(self.aims);
+        for defence in defences {
+            let after = game.play(s, defence);
+            let wins = if after.ended.is_some() {
+                Vec::new()
+            } else {
+                game.winning_moves(&after).unwrap_or_default()
+            };
+            tally.defence(
+                wins.into_iter()
+                    .map(|m| (m.side.index(), m.mv.from, m.mv.to, m.mv.promotion())),
+            );
+            if tally.count > most {
+                return Some(tally.count);
+            }
+        }
+        Some(tally.total())
+    }
+}
+
+/// Whether the side to move in `s` cannot take the other king at once.
+fn no_capture_of_the_king(game: &Glass, s: &GState) -> bool {
+    game.winning_moves(s).is_none_or(|w| w.is_empty())
+}
+
+/// `key_taken_back` on the two boards of Looking-Glass (`glass::ways_back`): a White
+/// move that captures nothing, of the kind the run asks for (its effects judged as
+/// the qualities judge them), from a diagram where White cannot take the king at once.
+fn glass_key_taken_back(
+    game: &Glass,
+    after_key: &GState,
+    spec: &Spec,
+    d: &mut Draw,
+    key: KeyWanted,
+) -> Option<GState> {
+    let men = |boards: &[crate::board::Board; 2]| {
+        boards[0].occupied().count() + boards[1].occupied().count()
+    };
+    let now = men(&[*after_key.boards[0].board(), *after_key.boards[1].board()]);
+    let mut list = super::glass::ways_back(after_key, spec);
+    list.retain(|way| men(&way.0) == now);
+    let mut tried = 0;
+    while !list.is_empty() && tried < KEY_WAYS {
+        tried += 1;
+        let i = (d.next_u64() % list.len() as u64) as usize;
+        let (boards, side, from, to) = list.swap_remove(i);
+        let Some(diagram) = super::glass::state_of(boards, Color::White) else {
+            continue;
+        };
+        let Some(m) = game.moves(&diagram).into_iter().find(|m| {
+            m.side == side && m.mv.from == from && m.mv.to == to && m.mv.promotion().is_none()
+        }) else {
+            continue;
+        };
+        if !super::glass::gives_back(game, &diagram, m, after_key) {
+            continue;
+        }
+        let Some(effects) = game.key_effects(&diagram, m) else {
+            continue;
+        };
+        let kind = match key {
+            KeyWanted::Any => !effects.captures,
+            KeyWanted::Quiet => !effects.captures && !effects.checks,
+            KeyWanted::QuietKey => effects.quiet(),
+        };
+        if kind && no_capture_of_the_king(game, &diagram) {
             return Some(diagram);
         }
     }
@@ -342,5 +509,114 @@ mod tests {
             }
             assert_eq!(built, 5, "{ops}");
         }
+    }
+    /// White's answers that take Black's king, for each Black move in `s`, every move
+    /// played (a defence that takes White's king has none).
+    fn glass_answers_played(game: &Glass, s: &GState) -> Vec<Vec<(usize, Move)>> {
+        game.moves(s)
+            .into_iter()
+            .map(|defence| {
+                let after = game.play(s, defence);
+                if after.ended.is_some() {
+                    return Vec::new();
+                }
+                game.moves(&after)
+                    .into_iter()
+                    .filter(|&w| {
+                        game.play(&after, w).ended == Some(crate::generic::End::Win(Color::White))
+                    })
+                    .map(|w| (w.side.index(), w.mv))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `measure_played` on two boards: a mate is named with its board.
+    fn glass_measure_played(answers: &[Vec<(usize, Move)>], aims: Aims) -> usize {
+        let unanswered = answers.iter().filter(|a| a.is_empty()).count();
+        let dualled = answers.iter().filter(|a| a.len() > 1).count();
+        let mut mates: Vec<_> = answers
+            .iter()
+            .flatten()
+            .map(|(b, m)| (*b, m.from, m.to, m.promotion()))
+            .collect();
+        mates.sort_unstable();
+        mates.dedup();
+        unanswered
+            + if aims.no_duals { dualled } else { 0 }
+            + aims.variations.saturating_sub(mates.len())
+    }
+
+    /// On Looking-Glass, the walk's measure is the one every move played gives (a
+    /// defence met by a capture of Black's king, rules.md 5.3), over random placements
+    /// of both boards; and a candidate built for `#2 --theme quiet-key --theme
+    /// variations:2 --theme no-duals` has a quiet key (judged as the qualities judge
+    /// it) after which each Black move is met by one capture of the king, two
+    /// different ones in all, and White cannot take the king at once in the diagram.
+    #[test]
+    fn looking_glass_positions_after_the_key_are_measured_and_built() {
+        let game = Glass {
+            attacker: Color::White,
+        };
+        let aims = Aims {
+            variations: 2,
+            no_duals: true,
+        };
+        let walk = GlassAfterKey { game, aims };
+        let run = super::super::test_spec(
+            "#2",
+            Board::Glass,
+            vec![Theme::QuietKey, Theme::Variations(2), Theme::NoDuals],
+        );
+        let (mut judged, mut answered) = (0, 0);
+        for index in 0..3_000 {
+            let mut d = Draw::new(9, index);
+            let men = draw_men(&run, &mut d, 2, &GlassAfterKey::KINGS);
+            let Some(s) = walk.state(&men) else { continue };
+            let answers = glass_answers_played(&game, &s);
+            let counted = walk.escapes(&s, usize::MAX);
+            let line = crate::glass::setup::position_line(&s);
+            if answers.is_empty() {
+                assert_eq!(counted, None, "{line}");
+                continue;
+            }
+            assert_eq!(
+                counted,
+                Some(glass_measure_played(&answers, aims)),
+                "{line}"
+            );
+            judged += 1;
+            answered += usize::from(answers.iter().all(|a| !a.is_empty()));
+        }
+        assert!(
+            judged > 1_500 && answered > 20,
+            "{judged} judged, {answered} answered"
+        );
+        let mut built = 0;
+        for index in 0..200 {
+            let Some(line) = glass_mate_in_two_diagram(&run, index) else {
+                continue;
+            };
+            let diagram = crate::glass::read_line(&line)
+                .unwrap_or_else(|e| panic!("{line}: {e}"))
+                .state;
+            let takes_now = game.moves(&diagram).into_iter().any(|w| {
+                game.play(&diagram, w).ended == Some(crate::generic::End::Win(Color::White))
+            });
+            let keys = game.moves(&diagram).into_iter().any(|key| {
+                let after = game.play(&diagram, key);
+                let answers = glass_answers_played(&game, &after);
+                after.ended.is_none()
+                    && game.key_effects(&diagram, key).is_some_and(|e| e.quiet())
+                    && !answers.is_empty()
+                    && glass_measure_played(&answers, aims) == 0
+            });
+            assert!(!takes_now && keys, "{line}");
+            built += 1;
+            if built == 3 {
+                break;
+            }
+        }
+        assert_eq!(built, 3);
     }
 }

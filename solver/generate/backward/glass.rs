@@ -80,8 +80,8 @@ impl Ends for Glass {
 
 /// The state of two placements with `turn` to move (no castling, no en passant), if each
 /// side has one king over the two boards (rules.md 5; the walk and `ways_back` keep
-/// pawns off the first and last ranks).
-fn state_of(boards: [crate::board::Board; 2], turn: Color) -> Option<GState> {
+/// pawns off the first and last ranks, a captured one too).
+pub(super) fn state_of(boards: [crate::board::Board; 2], turn: Color) -> Option<GState> {
     for color in Color::ALL {
         let kings = boards[0].by_piece(color, Role::King).count()
             + boards[1].by_piece(color, Role::King).count();
@@ -141,7 +141,7 @@ fn search_back(
 /// Whether `m` played in `prev` leaves the state `s`: its placements on both boards and
 /// its en passant right (none in a built state: a double step taken back would leave
 /// Black an en passant capture the state does not show).
-fn gives_back(game: &Glass, prev: &GState, m: GMove, s: &GState) -> bool {
+pub(super) fn gives_back(game: &Glass, prev: &GState, m: GMove, s: &GState) -> bool {
     let after = game.play(prev, m);
     after.ended.is_none()
         && after.ep == s.ep
@@ -160,7 +160,7 @@ type Way = ([crate::board::Board; 2], Side, Square, Square);
 /// draws (no promotion, no castling: fewer ways back, each exact once checked forward by
 /// `gives_back`). Only a move that could arrive is worth checking forward: most free
 /// squares are none, and each way examined spends the search's budget.
-fn ways_back(s: &GState, spec: &Spec) -> Vec<Way> {
+pub(super) fn ways_back(s: &GState, spec: &Spec) -> Vec<Way> {
     let mover = !s.turn;
     let boards = [*s.board(Side::Real).board(), *s.board(Side::Mirror).board()];
     let men_now = boards[0].occupied().count() + boards[1].occupied().count();
@@ -202,7 +202,12 @@ fn ways_back(s: &GState, spec: &Spec) -> Vec<Way> {
                     if !captured.is_empty()
                         && super::takes(&Standard, piece, from, to, occupied.with(to))
                     {
-                        for &man in &captured {
+                        // No pawn stands on its first or last rank to be taken there.
+                        let back_rank = matches!(to.rank(), 0 | 7);
+                        for &man in captured
+                            .iter()
+                            .filter(|m| !(back_rank && m.role == Role::Pawn))
+                        {
                             let mut with_captured = before;
                             with_captured[side.index()].put(to, man);
                             out.push((with_captured, side, from, to));
@@ -320,6 +325,7 @@ mod tests {
         };
         let spec = spec("s#2");
         let (mut states, mut played, mut captures, mut passed) = (0, 0, 0, 0);
+        let mut stayed = 0;
         for index in 0..400 {
             let mut d = Draw::new(11, index);
             let men = crate::generate::candidate::draw_men(&spec, &mut d, 2, &Glass::KINGS);
@@ -351,11 +357,13 @@ mod tests {
                             for &role in &captured {
                                 let mut before = boards;
                                 before[here.index()].remove(to);
-                                // No pawn stands on its first or last rank (rules.md
-                                // 7.2): no position has one to move from there.
-                                let back_rank = matches!(from.rank(), 0 | 7);
+                                // No pawn stands on its first or last rank (the
+                                // reader refuses one): none moves from there or is
+                                // taken there.
+                                let on_back_rank = |sq: Square| matches!(sq.rank(), 0 | 7);
                                 if from == to
-                                    || (piece.role == Role::Pawn && back_rank)
+                                    || (piece.role == Role::Pawn && on_back_rank(from))
+                                    || (role == Some(Role::Pawn) && on_back_rank(to))
                                     || before[side.index()].occupied().contains(from)
                                     || (role.is_some()
                                         && before[side.index()].occupied().contains(to))
@@ -382,6 +390,7 @@ mod tests {
                                 played += 1;
                                 captures += usize::from(role.is_some());
                                 passed += usize::from(side != here);
+                                stayed += usize::from(side == here);
                                 assert!(
                                     listed.contains(&(before, side, from, to)),
                                     "{} {side:?} {from}-{to} taking {role:?} dropped",
@@ -394,8 +403,8 @@ mod tests {
             }
         }
         assert!(
-            played > 2_000 && captures > 1_000 && passed > 1_000,
-            "{played} played ({captures} captures, {passed} passed)"
+            played > 2_000 && captures > 1_000 && passed > 1_000 && stayed > 100,
+            "{played} played ({captures} captures, {passed} passed, {stayed} stayed)"
         );
     }
 }

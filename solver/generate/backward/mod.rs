@@ -16,7 +16,7 @@
 mod direct;
 mod glass;
 
-pub use direct::{mate_in_two_diagram, wanted as mate_in_two_built};
+pub use direct::{glass_mate_in_two_diagram, mate_in_two_built, mate_in_two_diagram};
 pub use glass::glass_self_mate_diagram;
 
 use super::candidate::{draw_men, Draw};
