@@ -619,4 +619,46 @@ mod tests {
         }
         assert_eq!(built, 3);
     }
+    /// Which runs are built: a `#2` asking for a quiet key, two variations or no duals,
+    /// on a board that does not shift or on Looking-Glass; a board with aftershocks,
+    /// Underworld, another stipulation or other themes are drawn at random, and an
+    /// aftershock run still gets candidates.
+    #[test]
+    fn the_runs_built_from_the_position_after_the_key() {
+        let themed = |stip: &str, board, ops: &str, themes: Vec<Theme>| {
+            let mut spec = super::super::test_spec(stip, board, themes);
+            spec.ops = ops.to_string();
+            spec
+        };
+        let quake = "earthquake \"1 0\";";
+        let shocks = "earthquake \"1 0\"; aftershock \"1 1\";";
+        let built = [
+            ("#2", Board::Single, "", vec![Theme::QuietKey]),
+            ("#2", Board::Single, "", vec![Theme::Quiet]),
+            ("#2", Board::Single, "", vec![Theme::Variations(2)]),
+            ("#2", Board::Single, quake, vec![Theme::NoDuals]),
+            ("#2", Board::Glass, "", vec![Theme::QuietKey]),
+        ];
+        for (stip, board, ops, themes) in built {
+            let spec = themed(stip, board, ops, themes.clone());
+            assert!(mate_in_two_built(&spec), "{stip} {ops} {themes:?}");
+        }
+        let drawn = [
+            ("#2", Board::Single, shocks, vec![Theme::QuietKey]),
+            ("#2", Board::Underworld, "", vec![Theme::QuietKey]),
+            ("#3", Board::Single, "", vec![Theme::QuietKey]),
+            (
+                "#2",
+                Board::Single,
+                "",
+                vec![Theme::Variations(1), Theme::Economy],
+            ),
+        ];
+        for (stip, board, ops, themes) in drawn {
+            let spec = themed(stip, board, ops, themes.clone());
+            assert!(!mate_in_two_built(&spec), "{stip} {ops} {themes:?}");
+        }
+        let spec = themed("#2", Board::Single, shocks, vec![Theme::QuietKey]);
+        assert!(crate::generate::candidate::diagram(&spec, 0).is_some());
+    }
 }
