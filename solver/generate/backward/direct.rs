@@ -378,20 +378,28 @@ mod tests {
     }
 
     /// What the walk brings down, from every move played: defences without a mate,
-    /// those with two where no duals are asked, and the variations missing.
-    fn measure_played(answers: &[Vec<Move>], aims: Aims) -> usize {
+    /// those with two where no duals are asked, and the variations missing (a mate
+    /// named by `name`).
+    fn measure_played<M, K: Ord>(answers: &[Vec<M>], aims: Aims, name: impl Fn(&M) -> K) -> usize {
         let unanswered = answers.iter().filter(|a| a.is_empty()).count();
         let dualled = answers.iter().filter(|a| a.len() > 1).count();
-        let mut mates: Vec<(crate::types::Square, crate::types::Square, _)> = answers
-            .iter()
-            .flatten()
-            .map(|m| (m.from, m.to, m.promotion()))
-            .collect();
+        let mut mates: Vec<K> = answers.iter().flatten().map(name).collect();
         mates.sort_unstable();
         mates.dedup();
         unanswered
             + if aims.no_duals { dualled } else { 0 }
             + aims.variations.saturating_sub(mates.len())
+    }
+
+    /// A mate on one board, as the variations count it.
+    fn named(
+        m: &Move,
+    ) -> (
+        crate::types::Square,
+        crate::types::Square,
+        Option<crate::types::Role>,
+    ) {
+        (m.from, m.to, m.promotion())
     }
 
     /// Whether the walk's measure of `men` (if they make a position after a key) is the
@@ -406,7 +414,7 @@ mod tests {
             assert_eq!(counted, None);
             return Some(false);
         }
-        let played = measure_played(&answers, aims);
+        let played = measure_played(&answers, aims, named);
         let fen = fen::write_fen(&pos);
         assert_eq!(counted, Some(played), "{fen}");
         let bounded = walk.escapes(&pos, 1).expect("moves");
@@ -471,7 +479,7 @@ mod tests {
                 let answers = answers_played(game, &after);
                 super::super::quality::key_is_quiet_in(game, diagram, key)
                     && !answers.is_empty()
-                    && measure_played(&answers, asked) == 0
+                    && measure_played(&answers, asked, named) == 0
             })
     }
 
@@ -531,20 +539,16 @@ mod tests {
             .collect()
     }
 
-    /// `measure_played` on two boards: a mate is named with its board.
-    fn glass_measure_played(answers: &[Vec<(usize, Move)>], aims: Aims) -> usize {
-        let unanswered = answers.iter().filter(|a| a.is_empty()).count();
-        let dualled = answers.iter().filter(|a| a.len() > 1).count();
-        let mut mates: Vec<_> = answers
-            .iter()
-            .flatten()
-            .map(|(b, m)| (*b, m.from, m.to, m.promotion()))
-            .collect();
-        mates.sort_unstable();
-        mates.dedup();
-        unanswered
-            + if aims.no_duals { dualled } else { 0 }
-            + aims.variations.saturating_sub(mates.len())
+    /// A mate on two boards, as the variations count it.
+    fn glass_named(
+        (board, m): &(usize, Move),
+    ) -> (
+        usize,
+        crate::types::Square,
+        crate::types::Square,
+        Option<crate::types::Role>,
+    ) {
+        (*board, m.from, m.to, m.promotion())
     }
 
     /// On Looking-Glass, the walk's measure is the one every move played gives (a
@@ -582,7 +586,7 @@ mod tests {
             }
             assert_eq!(
                 counted,
-                Some(glass_measure_played(&answers, aims)),
+                Some(measure_played(&answers, aims, glass_named)),
                 "{line}"
             );
             judged += 1;
@@ -609,7 +613,7 @@ mod tests {
                 after.ended.is_none()
                     && game.key_effects(&diagram, key).is_some_and(|e| e.quiet())
                     && !answers.is_empty()
-                    && glass_measure_played(&answers, aims) == 0
+                    && measure_played(&answers, aims, glass_named) == 0
             });
             assert!(!takes_now && keys, "{line}");
             built += 1;
