@@ -37,15 +37,18 @@ pub fn mate_in_two_built(spec: &Spec) -> bool {
         Theme::Variations(n) => *n >= 2,
         _ => matches!(t, Theme::NoDuals | Theme::QuietKey | Theme::Quiet),
     });
-    let board = match spec.board {
+    if spec.stip.aim != crate::problem::Aim::Direct || spec.stip.moves != 2 || !asked {
+        return false;
+    }
+    // The board last: finding whether it shifts reads a line of the run's options.
+    match spec.board {
         crate::generate::Board::Single => !matches!(
             spec.board_with_fide_moves(),
             None | Some(AnyGame::Aftershocks(_))
         ),
         crate::generate::Board::Glass => true,
         _ => false,
-    };
-    spec.stip.aim == crate::problem::Aim::Direct && spec.stip.moves == 2 && asked && board
+    }
 }
 
 /// The diagram line of `#2` candidate `index`, or `None` when none was built (or the
@@ -263,8 +266,8 @@ impl Ends for GlassAfterKey {
 
     fn state(&self, men: &[Man]) -> Option<GState> {
         let after_key = self.game.state(men)?;
-        let mut white_again = after_key;
-        white_again.turn = Color::White;
+        // Each board keeps its own side to move: both are passed, not the turn alone.
+        let white_again = self.game.other_side_to_move(&after_key)?;
         no_capture_of_the_king(&self.game, &white_again).then_some(after_key)
     }
 
@@ -328,7 +331,9 @@ fn glass_key_taken_back(
         }) else {
             continue;
         };
-        if !super::glass::gives_back(game, &diagram, m, after_key) {
+        if !super::glass::gives_back(game, &diagram, m, after_key)
+            || !no_capture_of_the_king(game, &diagram)
+        {
             continue;
         }
         let Some(effects) = game.key_effects(&diagram, m) else {
@@ -339,7 +344,7 @@ fn glass_key_taken_back(
             KeyWanted::Quiet => !effects.captures && !effects.checks,
             KeyWanted::QuietKey => effects.quiet(),
         };
-        if kind && no_capture_of_the_king(game, &diagram) {
+        if kind {
             return Some(diagram);
         }
     }
@@ -573,10 +578,19 @@ mod tests {
             vec![Theme::QuietKey, Theme::Variations(2), Theme::NoDuals],
         );
         let (mut judged, mut answered) = (0, 0);
-        for index in 0..3_000 {
+        for index in 0..6_000 {
             let mut d = Draw::new(9, index);
             let men = draw_men(&run, &mut d, 2, &GlassAfterKey::KINGS);
             let Some(s) = walk.state(&men) else { continue };
+            // White, were it to move, could not take the king (every move played).
+            let white_again = game.other_side_to_move(&s).expect("a state");
+            assert!(
+                game.moves(&white_again).into_iter().all(|w| {
+                    game.play(&white_again, w).ended != Some(crate::generic::End::Win(Color::White))
+                }),
+                "{}",
+                crate::glass::setup::position_line(&s)
+            );
             let answers = glass_answers_played(&game, &s);
             let counted = walk.escapes(&s, usize::MAX);
             let line = crate::glass::setup::position_line(&s);
@@ -584,16 +598,15 @@ mod tests {
                 assert_eq!(counted, None, "{line}");
                 continue;
             }
-            assert_eq!(
-                counted,
-                Some(measure_played(&answers, aims, glass_named)),
-                "{line}"
-            );
+            let played = measure_played(&answers, aims, glass_named);
+            assert_eq!(counted, Some(played), "{line}");
+            let bounded = walk.escapes(&s, 1).expect("moves");
+            assert!(bounded == played || (played > 1 && bounded > 1), "{line}");
             judged += 1;
             answered += usize::from(answers.iter().all(|a| !a.is_empty()));
         }
         assert!(
-            judged > 1_500 && answered > 20,
+            judged > 3_000 && answered > 20,
             "{judged} judged, {answered} answered"
         );
         let mut built = 0;
@@ -604,6 +617,7 @@ mod tests {
             let diagram = crate::glass::read_line(&line)
                 .unwrap_or_else(|e| panic!("{line}: {e}"))
                 .state;
+            assert_eq!(diagram.turn, Color::White, "{line}");
             let takes_now = game.moves(&diagram).into_iter().any(|w| {
                 game.play(&diagram, w).ended == Some(crate::generic::End::Win(Color::White))
             });
