@@ -2,11 +2,13 @@
 //! `#2` is a position after the key in which every Black move, the defences, is met by
 //! a mate, different mates for different defences, and a quiet move that leads there.
 //! Random diagrams show that rarely (three variations without duals: a few a
-//! CPU-minute), so where a run asks for variations the candidate is drawn as that
-//! position first, by the walk of the self-mates (`walk_to_end`) with Black's defences
-//! that White cannot mate at once (and, where asked, those White mates in two ways,
-//! and the variations still missing) as what it brings down, and then White's key is
-//! taken back (FIDE moves on the run's board, as the self-mates are built).
+//! CPU-minute), so where a run asks for a quiet key, variations or no duals the
+//! candidate is drawn as that position first, by the walk of the self-mates
+//! (`walk_to_end`) with Black's defences that White cannot mate at once (and, where
+//! asked, those White mates in two ways, and the variations still missing) as what it
+//! brings down, and then White's key is taken back (FIDE moves on the run's board, as
+//! the self-mates are built). On Looking-Glass, which has no check, a mate is White's
+//! capture of the king (rules.md 5.3).
 //!
 //! The construction only draws: each candidate is then proved like any other (a sound
 //! diagram, one key, nothing shorter), so nothing here decides what a puzzle is.
