@@ -13,8 +13,7 @@
 //! The construction only draws: each candidate is then proved like any other (a sound
 //! diagram, one key, nothing shorter), so nothing here decides what a puzzle is.
 
-use super::ENDS_TRIED;
-use super::{moved, position, retracted, taken_back, walk_to_end, Ends, KeyWanted, Man};
+use super::{moved, position, retracted, taken_back, walks, Ends, KeyWanted, Man};
 use crate::fen;
 use crate::game::{AnyGame, Game};
 use crate::generate::candidate::Draw;
@@ -60,7 +59,9 @@ pub fn mate_in_two_diagram(spec: &Spec, index: u64) -> Option<String> {
         AnyGame::Standard(game) => build(&game, spec, index, |_, pos, spec| {
             retracted(pos, spec, false)
         }),
-        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index, moved),
+        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index, |game, pos, spec| {
+            moved(game, pos, spec, false)
+        }),
         AnyGame::Aftershocks(_) => None,
     }
 }
@@ -183,20 +184,16 @@ fn build<T: Terrain>(
         aims: Aims::of(spec),
     };
     let key = KeyWanted::of(spec);
-    for _ in 0..ENDS_TRIED {
-        let built = walk_to_end(&walk, spec, &mut d, |after_key, d| {
-            key_taken_back(game, ways, after_key, spec, d, key)
-        });
-        if let Some(diagram) = built {
-            return Some(format!("{} w - -", fen::write_placement(diagram.board())));
-        }
-    }
-    None
+    let diagram = walks(&walk, spec, &mut d, |after_key, d| {
+        key_taken_back(game, ways, after_key, spec, d, key)
+    })?;
+    Some(format!("{} w - -", fen::write_placement(diagram.board())))
 }
 
-/// The diagram before `after_key`: a White move drawn among the ways back, captureless
-/// (a key that captures is no composer's), of the kind the run asks for, from a
-/// position where White has no mate at once (else the `#2` is cooked short).
+/// The diagram before `after_key`: a White move drawn among the ways back (which put
+/// no captured man back: a key that captures is no composer's), of the kind the run
+/// asks for, from a position where White has no mate at once (else the `#2` is cooked
+/// short).
 fn key_taken_back<T: Terrain>(
     game: &Game<T>,
     ways: super::WaysBack<T>,
@@ -205,11 +202,7 @@ fn key_taken_back<T: Terrain>(
     d: &mut Draw,
     key: KeyWanted,
 ) -> Option<Position> {
-    // A way back that puts a man back took it: no such key is wanted, and a board's
-    // ways back hold several for each that takes nothing.
-    let men = after_key.board().occupied().count();
     let mut list = ways(game, after_key, spec);
-    list.retain(|way| way.0.occupied().count() == men);
     let mut tried = 0;
     while !list.is_empty() && tried < KEY_WAYS {
         tried += 1;
@@ -241,15 +234,10 @@ pub fn glass_mate_in_two_diagram(spec: &Spec, index: u64) -> Option<String> {
     };
     let mut d = Draw::new(spec.seed, index);
     let key = KeyWanted::of(spec);
-    for _ in 0..ENDS_TRIED {
-        let built = walk_to_end(&walk, spec, &mut d, |after_key, d| {
-            glass_key_taken_back(&walk.game, after_key, spec, d, key)
-        });
-        if let Some(diagram) = built {
-            return Some(crate::glass::setup::position_line(&diagram));
-        }
-    }
-    None
+    let diagram = walks(&walk, spec, &mut d, |after_key, d| {
+        glass_key_taken_back(&walk.game, after_key, spec, d, key)
+    })?;
+    Some(crate::glass::setup::position_line(&diagram))
 }
 
 /// The walk's view of Looking-Glass for a `#2` (rules.md 5): there is no check, so the
@@ -304,8 +292,8 @@ fn no_capture_of_the_king(game: &Glass, s: &GState) -> bool {
     game.winning_moves(s).is_none_or(|w| w.is_empty())
 }
 
-/// `key_taken_back` on the two boards of Looking-Glass (`glass::ways_back`): a White
-/// move that captures nothing, of the kind the run asks for (its effects judged as
+/// `key_taken_back` on the two boards of Looking-Glass (`glass::ways_back`, with no
+/// captured man put back): a White move that captures nothing, of the kind the run asks for (its effects judged as
 /// the qualities judge them), from a diagram where White cannot take the king at once.
 fn glass_key_taken_back(
     game: &Glass,
@@ -314,28 +302,16 @@ fn glass_key_taken_back(
     d: &mut Draw,
     key: KeyWanted,
 ) -> Option<GState> {
-    let men = |boards: &[crate::board::Board; 2]| {
-        boards[0].occupied().count() + boards[1].occupied().count()
-    };
-    let now = men(&[*after_key.boards[0].board(), *after_key.boards[1].board()]);
-    let mut list = super::glass::ways_back(after_key, spec);
-    list.retain(|way| men(&way.0) == now);
+    let mut list = super::glass::ways_back(after_key, spec, false);
     let mut tried = 0;
     while !list.is_empty() && tried < KEY_WAYS {
         tried += 1;
         let i = (d.next_u64() % list.len() as u64) as usize;
-        let (boards, side, from, to) = list.swap_remove(i);
-        let Some(diagram) = super::glass::state_of(boards, Color::White) else {
+        let Some((diagram, m)) = super::glass::taken_back(game, after_key, list.swap_remove(i))
+        else {
             continue;
         };
-        let Some(m) = game.moves(&diagram).into_iter().find(|m| {
-            m.side == side && m.mv.from == from && m.mv.to == to && m.mv.promotion().is_none()
-        }) else {
-            continue;
-        };
-        if !super::glass::gives_back(game, &diagram, m, after_key)
-            || !no_capture_of_the_king(game, &diagram)
-        {
+        if !no_capture_of_the_king(game, &diagram) {
             continue;
         }
         let Some(effects) = game.key_effects(&diagram, m) else {

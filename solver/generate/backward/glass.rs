@@ -7,7 +7,7 @@
 //! reaches from, having captured nothing or a man the run draws, kept where the game's
 //! own move from there, with its pass through the glass, gives back the state.
 
-use super::{walk_to_end, Ends, Man, ENDS_TRIED};
+use super::{roles_put_back, walks, Ends, Man};
 use crate::bitboard::Bitboard;
 use crate::generate::candidate::Draw;
 use crate::generate::Spec;
@@ -32,16 +32,11 @@ pub fn glass_self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
     };
     let mut d = Draw::new(spec.seed, index);
     let steps = 2 * spec.stip.moves - 1;
-    for _ in 0..ENDS_TRIED {
-        let built = walk_to_end(&game, spec, &mut d, |end, d| {
-            let mut budget = WAYS_PER_MOVE_BACK * steps;
-            search_back(&game, spec, end, steps, d, &mut budget)
-        });
-        if let Some(diagram) = built {
-            return Some(crate::glass::setup::position_line(&diagram));
-        }
-    }
-    None
+    let diagram = walks(&game, spec, &mut d, |end, d| {
+        let mut budget = WAYS_PER_MOVE_BACK * steps;
+        search_back(&game, spec, end, steps, d, &mut budget)
+    })?;
+    Some(crate::glass::setup::position_line(&diagram))
 }
 
 impl Ends for Glass {
@@ -81,7 +76,7 @@ impl Ends for Glass {
 /// The state of two placements with `turn` to move (no castling, no en passant), if each
 /// side has one king over the two boards (rules.md 5; the walk and `ways_back` keep
 /// pawns off the first and last ranks, a captured one too).
-pub(super) fn state_of(boards: [crate::board::Board; 2], turn: Color) -> Option<GState> {
+fn state_of(boards: [crate::board::Board; 2], turn: Color) -> Option<GState> {
     for color in Color::ALL {
         let kings = boards[0].by_piece(color, Role::King).count()
             + boards[1].by_piece(color, Role::King).count();
@@ -114,21 +109,14 @@ fn search_back(
     if steps == 0 {
         return Some(*s);
     }
-    let mut ways = ways_back(s, spec);
+    let mut ways = ways_back(s, spec, true);
     while !ways.is_empty() && *budget > 0 {
         *budget -= 1;
         let i = (d.next_u64() % ways.len() as u64) as usize;
-        let (boards, side, from, to) = ways.swap_remove(i);
-        let Some(prev) = state_of(boards, !s.turn) else {
+        let Some((prev, _)) = taken_back(game, s, ways.swap_remove(i)) else {
             continue;
         };
         if prev.turn == Color::Black && game.escapes(&prev, 1) != Some(1) {
-            continue;
-        }
-        let played = game.moves(&prev).into_iter().find(|m| {
-            m.side == side && m.mv.from == from && m.mv.to == to && m.mv.promotion().is_none()
-        });
-        if !played.is_some_and(|m| gives_back(game, &prev, m, s)) {
             continue;
         }
         if let Some(found) = search_back(game, spec, &prev, steps - 1, d, budget) {
@@ -138,10 +126,21 @@ fn search_back(
     None
 }
 
+/// The state before `s` along `way`, with the move made there, if that move is legal
+/// there and gives back `s` (`gives_back`).
+pub(super) fn taken_back(game: &Glass, s: &GState, way: Way) -> Option<(GState, GMove)> {
+    let (boards, side, from, to) = way;
+    let prev = state_of(boards, !s.turn)?;
+    let m = game.moves(&prev).into_iter().find(|m| {
+        m.side == side && m.mv.from == from && m.mv.to == to && m.mv.promotion().is_none()
+    })?;
+    gives_back(game, &prev, m, s).then_some((prev, m))
+}
+
 /// Whether `m` played in `prev` leaves the state `s`: its placements on both boards and
 /// its en passant right (none in a built state: a double step taken back would leave
 /// Black an en passant capture the state does not show).
-pub(super) fn gives_back(game: &Glass, prev: &GState, m: GMove, s: &GState) -> bool {
+fn gives_back(game: &Glass, prev: &GState, m: GMove, s: &GState) -> bool {
     let after = game.play(prev, m);
     after.ended.is_none()
         && after.ep == s.ep
@@ -159,20 +158,16 @@ type Way = ([crate::board::Board; 2], Side, Square, Square);
 /// captured nothing there or, within the run's bound of men, a man of each role the run
 /// draws (no promotion, no castling: fewer ways back, each exact once checked forward by
 /// `gives_back`). Only a move that could arrive is worth checking forward: most free
-/// squares are none, and each way examined spends the search's budget.
-pub(super) fn ways_back(s: &GState, spec: &Spec) -> Vec<Way> {
+/// squares are none, and each way examined spends the search's budget. `uncaptures`:
+/// whether captures are taken back at all (a `#2` key captures nothing).
+pub(super) fn ways_back(s: &GState, spec: &Spec, uncaptures: bool) -> Vec<Way> {
     let mover = !s.turn;
     let boards = [*s.board(Side::Real).board(), *s.board(Side::Mirror).board()];
     let men_now = boards[0].occupied().count() + boards[1].occupied().count();
-    let captured: Vec<Piece> = if men_now < spec.men.1 {
-        spec.pieces
-            .iter()
-            .filter(|&&r| r != Role::King)
-            .map(|&r| Piece::new(s.turn, r))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let captured: Vec<Piece> = roles_put_back(spec, men_now, uncaptures)
+        .into_iter()
+        .map(|r| Piece::new(s.turn, r))
+        .collect();
     let mut out = Vec::new();
     for here in Side::BOTH {
         for (to, piece) in boards[here.index()]
@@ -341,7 +336,7 @@ mod tests {
             if states > 40 {
                 break;
             }
-            let listed = ways_back(&s, &spec);
+            let listed = ways_back(&s, &spec, true);
             let mover = !turn;
             let mut captured: Vec<Option<Role>> = vec![None];
             if men.len() < spec.men.1 as usize {

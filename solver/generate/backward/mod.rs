@@ -51,7 +51,9 @@ pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
         AnyGame::Standard(game) => build(&game, spec, index, |_, pos, spec| {
             retracted(pos, spec, true)
         }),
-        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index, moved),
+        AnyGame::Earthquake(game) => build(game.as_ref(), spec, index, |game, pos, spec| {
+            moved(game, pos, spec, true)
+        }),
         AnyGame::Aftershocks(_) => None,
     }
 }
@@ -93,20 +95,26 @@ fn build<T: Terrain>(game: &Game<T>, spec: &Spec, index: u64, ways: WaysBack<T>)
     let mut d = Draw::new(spec.seed, index);
     let key = KeyWanted::of(spec);
     let steps = 2 * spec.stip.moves - 1;
-    for _ in 0..ENDS_TRIED {
-        let built = walk_to_end(game, spec, &mut d, |end, d| {
-            if key == KeyWanted::Any {
-                (0..WAYS_BACK).find_map(|_| back(game, ways, end, spec, d))
-            } else {
-                let mut budget = WAYS_SEARCHED;
-                search_back(game, ways, end, spec, d, key, (1, steps), &mut budget)
-            }
-        });
-        if let Some(diagram) = built {
-            return Some(format!("{} w - -", fen::write_placement(diagram.board())));
+    let diagram = walks(game, spec, &mut d, |end, d| {
+        if key == KeyWanted::Any {
+            (0..WAYS_BACK).find_map(|_| back(game, ways, end, spec, d))
+        } else {
+            let mut budget = WAYS_SEARCHED;
+            search_back(game, ways, end, spec, d, key, (1, steps), &mut budget)
         }
-    }
-    None
+    })?;
+    Some(format!("{} w - -", fen::write_placement(diagram.board())))
+}
+
+/// Up to `ENDS_TRIED` walks (`walk_to_end`), each from a fresh placement, until `found`
+/// makes something of an end one of them comes to.
+fn walks<E: Ends, R>(
+    game: &E,
+    spec: &Spec,
+    d: &mut Draw,
+    mut found: impl FnMut(&E::State, &mut Draw) -> Option<R>,
+) -> Option<R> {
+    (0..ENDS_TRIED).find_map(|_| walk_to_end(game, spec, d, &mut found))
 }
 
 /// Black's legal moves in `pos` that do not mate White, counted up to one more than
@@ -481,14 +489,12 @@ fn retracted(pos: &Position, spec: &Spec, uncaptures: bool) -> Vec<Way> {
     let board = RetroGame::new(crate::geometry::Standard, None, false);
     let mut list: Vec<Retraction> = Vec::new();
     board.retractions(&here, crate::bitboard::Bitboard::EMPTY, &mut list);
-    let men = pos.board().occupied().count();
+    let roles = roles_put_back(spec, pos.board().occupied().count(), uncaptures);
     list.into_iter()
         .filter(|r| {
             r.en_passant.is_none()
                 && r.castle.is_none()
-                && r.captured.is_none_or(|role| {
-                    uncaptures && men < spec.men.1 && spec.pieces.contains(&role)
-                })
+                && r.captured.is_none_or(|role| roles.contains(&role))
         })
         .filter_map(|r| Some((board.unplay(&here, &r)?.board, r.from, r.to, r.promoted)))
         .collect()
@@ -501,15 +507,16 @@ fn retracted(pos: &Position, spec: &Spec, uncaptures: bool) -> Vec<Way> {
 /// arrived (no promotion: fewer ways back, each still exact once checked forward).
 /// Without the captures a self-mate asked to have a quiet key is almost never built:
 /// a Black move taken back that captured nothing frees Black's men, and after the key
-/// Black may have only a few moves.
-fn moved<T: Terrain>(game: &Game<T>, pos: &Position, spec: &Spec) -> Vec<Way> {
+/// Black may have only a few moves. `uncaptures`: whether captures are taken back at
+/// all (a `#2` key captures nothing).
+fn moved<T: Terrain>(game: &Game<T>, pos: &Position, spec: &Spec, uncaptures: bool) -> Vec<Way> {
     let Some(geo) = game.terrain.fixed() else {
         return Vec::new();
     };
     let board = pos.board();
     let mover = !pos.turn();
     let free = geo.squares() - board.occupied();
-    let uncaptures = board.occupied().count() < spec.men.1;
+    let roles = roles_put_back(spec, board.occupied().count(), uncaptures);
     let mut out = Vec::new();
     for (to, piece) in board.pieces().filter(|(_, p)| p.color == mover) {
         for from in free {
@@ -522,8 +529,8 @@ fn moved<T: Terrain>(game: &Game<T>, pos: &Position, spec: &Spec) -> Vec<Way> {
             if reaches(geo, piece, from, to, before.occupied()) {
                 out.push((before, from, to, None));
             }
-            if uncaptures && takes(geo, piece, from, to, before.occupied().with(to)) {
-                for &role in spec.pieces.iter().filter(|&&r| r != Role::King) {
+            if !roles.is_empty() && takes(geo, piece, from, to, before.occupied().with(to)) {
+                for &role in &roles {
                     let mut with_captured = before;
                     with_captured.put(to, Piece::new(!mover, role));
                     out.push((with_captured, from, to, None));
@@ -532,6 +539,20 @@ fn moved<T: Terrain>(game: &Game<T>, pos: &Position, spec: &Spec) -> Vec<Way> {
         }
     }
     out
+}
+
+/// The roles of the men a way back may put back as captured, with `men` on the board
+/// now: those the run draws (never a king), while the board holds fewer men than the
+/// run allows; none where `uncaptures` is false.
+fn roles_put_back(spec: &Spec, men: u32, uncaptures: bool) -> Vec<Role> {
+    if !uncaptures || men >= spec.men.1 {
+        return Vec::new();
+    }
+    spec.pieces
+        .iter()
+        .copied()
+        .filter(|&r| r != Role::King)
+        .collect()
 }
 
 /// Whether `piece` on `from` attacks `to` on `geo` with `occupied` standing: what a
@@ -757,7 +778,7 @@ mod tests {
                     continue;
                 };
                 positions += 1;
-                let listed = moved(game.as_ref(), &pos, &run);
+                let listed = moved(game.as_ref(), &pos, &run, true);
                 let open = squares - pos.board().occupied();
                 let mut captured: Vec<Option<Role>> = vec![None];
                 if pos.board().occupied().count() < run.men.1 {
