@@ -3,6 +3,7 @@
 
 use super::{Board, Spec};
 use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
 use crate::types::{Color, Piece, Role, Square};
 
 /// A small, well-mixed generator (splitmix64) seeded by the run's seed and the index.
@@ -105,6 +106,34 @@ fn on_board(men: &[(usize, Square, Piece)], b: usize) -> Vec<(Square, Piece)> {
         .collect()
 }
 
+/// The Underworld holding its Kings alone, as FEN placement: two squares out of each
+/// other's reach, drawn apart from the World's men (the Underworld wakes only when a
+/// man is captured).
+pub(super) fn underworld_kings(spec: &Spec, index: u64) -> String {
+    let mut d = Draw::new(spec.seed ^ UNDER_KINGS_SALT, index);
+    let black = d.pick_square(Bitboard::FULL);
+    let far = !(crate::geometry::Standard.king_attacks(black).with(black));
+    let white = d.pick_square(far);
+    placement(&[
+        (black, Piece::new(Color::Black, Role::King)),
+        (white, Piece::new(Color::White, Role::King)),
+    ])
+}
+
+/// The run for the World alone, beside an Underworld holding its Kings alone: two men
+/// fewer, since `--men` counts the Underworld Kings too (never fewer than the World's
+/// kings).
+pub(super) fn world_alone(spec: &Spec) -> Spec {
+    let (lo, hi) = spec.men;
+    Spec {
+        men: (lo.saturating_sub(2).max(2), hi.saturating_sub(2).max(2)),
+        ..spec.clone()
+    }
+}
+
+/// Keeps the Underworld Kings' draw apart from the World's.
+const UNDER_KINGS_SALT: u64 = 0x0D0C_0B0A_0908_0706;
+
 /// A construction of a candidate's diagram line (`backward`).
 type Builder = fn(&Spec, u64) -> Option<String>;
 
@@ -160,6 +189,22 @@ fn random_diagram(spec: &Spec, index: u64) -> String {
             }
             line
         }
+        Board::Underworld if spec.stip.aim == crate::problem::Aim::Help => {
+            // A help-mate is unique only while the Underworld sleeps: every move a side
+            // may make there is a solution of its own (RULES.md), so the other men stand
+            // on the World, and the Underworld holds its Kings alone.
+            let kings = [(Color::White, 0), (Color::Black, 0)];
+            let men: Vec<(Square, Piece)> = draw_men(&world_alone(spec), &mut d, 1, &kings)
+                .into_iter()
+                .map(|(_, sq, p)| (sq, p))
+                .collect();
+            format!(
+                "{} {turn} - - underworld \"{}\"; phase {};",
+                placement(&men),
+                underworld_kings(spec, index),
+                if turn == 'w' { "WW" } else { "BW" }
+            )
+        }
         Board::Underworld => {
             // The kings on the World, the Underworld Kings below (rules.md 4).
             let kings = [
@@ -193,7 +238,7 @@ fn random_diagram(spec: &Spec, index: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Draw;
+    use super::{diagram, Board, Draw};
     use crate::bitboard::Bitboard;
     use crate::types::Square;
 
@@ -213,6 +258,47 @@ mod tests {
             for _ in 0..5 {
                 assert_eq!(a.pick_square(set), b.pick(&listed));
             }
+        }
+    }
+
+    /// An Underworld help-mate's candidate has its men on the World and the Underworld
+    /// Kings alone below, out of each other's reach (every Underworld move of a line is
+    /// a solution of its own), and so does a self-mate's (built on the World); a `#2`'s
+    /// men stand on either board. Each holds the run's men, the Underworld Kings
+    /// counted.
+    #[test]
+    fn an_underworld_help_mate_is_drawn_with_its_men_on_the_world() {
+        for (stip, bare, least) in [("h#2", true, 150), ("s#2", true, 3), ("#2", false, 150)] {
+            let spec = crate::generate::backward::test_spec(stip, Board::Underworld, Vec::new());
+            let (mut below, mut read) = (0, 0);
+            for index in 0..300 {
+                // A self-mate's construction may find no line.
+                let Some(line) = diagram(&spec, index) else {
+                    continue;
+                };
+                // A candidate may break the rules (a king in check on the wrong turn):
+                // reading it is the generator's first check.
+                let Ok(problem) = crate::underworld::setup::read_line(&line) else {
+                    continue;
+                };
+                let state = problem.state;
+                read += 1;
+                let men = state.world.board().occupied().count() + state.under.occupied().count();
+                assert!((4..=7).contains(&men), "{line}");
+                let others = state.under.occupied().count() - 2;
+                if bare {
+                    assert_eq!(others, 0, "{line}");
+                    let kings = state.under.by_role(crate::types::Role::King);
+                    let (a, b) = (kings.first().unwrap(), kings.into_iter().nth(1).unwrap());
+                    assert!(
+                        a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank())) >= 2,
+                        "{line}"
+                    );
+                }
+                below += others;
+            }
+            assert!(read >= least, "{stip}: {read} candidates read");
+            assert_eq!(below > 100, !bare, "{stip}: {below} men below");
         }
     }
 }

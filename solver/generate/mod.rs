@@ -310,7 +310,7 @@ impl Spec {
             (
                 Theme::Variant,
                 "",
-                "the variant theme needs a variant: a Trapdoor, Taxi or Earthquake flag",
+                "the variant theme needs a variant: a Trapdoor, Taxi or Earthquake flag, or Underworld",
             ),
         ];
         for (theme, op, why) in needs {
@@ -318,7 +318,9 @@ impl Spec {
                 continue;
             }
             let missing = if op.is_empty() {
-                self.board != Board::Single || self.ops.trim().is_empty()
+                // On Underworld the World alone is the FIDE diagram compared.
+                self.board == Board::Glass
+                    || (self.board == Board::Single && self.ops.trim().is_empty())
             } else {
                 self.board != Board::Single || !self.has_op(op)
             };
@@ -888,6 +890,7 @@ fn examine_glass(
         boards: ['R', 'M'],
         read: &read,
         budget: None,
+        world: None,
     };
     examine_two_board(spec, &game, &state, &line, table, stop, smaller_left)
 }
@@ -912,6 +915,8 @@ fn examine_underworld(
         boards: ['W', 'U'],
         read: &read,
         budget: (spec.stip.aim == Aim::Help).then_some(UNDERWORLD_HELP_BUDGET),
+        // The World's FEN fields lead the line.
+        world: Some(fen_fields(diagram)),
     };
     let game = crate::underworld::Underworld;
     examine_two_board(spec, &game, &state, &line, table, stop, smaller_left)
@@ -925,6 +930,19 @@ struct TwoBoardLine<'a, S> {
     read: &'a dyn Fn(&str) -> Option<S>,
     /// The nodes the plain proof may take before the candidate is given up.
     budget: Option<u64>,
+    /// The diagram of one board alone under FIDE rules, where the game has one (the
+    /// Underworld's World): the `variant` theme compares its solutions.
+    world: Option<String>,
+}
+
+/// A two-board solution as FIDE writes the same moves on the World alone, or `None`
+/// when a move of it is not a World move (`W:` in coordinates).
+fn on_the_world(solution: &str) -> Option<String> {
+    solution
+        .split(' ')
+        .map(|mv| mv.strip_prefix("W:"))
+        .collect::<Option<Vec<_>>>()
+        .map(|moves| moves.join(" "))
 }
 
 /// The nodes an Underworld help-mate candidate's plain proof may take (RULES.md,
@@ -954,6 +972,13 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     let mut themes = Vec::new();
     if is_quiet(&proof) {
         themes.push(Theme::Quiet);
+    }
+    if let Some(world) = &line.world {
+        let fide = solutions_of(world, stip, table, stop)?;
+        let alone: Option<Vec<String>> = proof.solutions.iter().map(|s| on_the_world(s)).collect();
+        if fide.is_none() || fide != alone {
+            themes.push(Theme::Variant);
+        }
     }
     let mut qualities = quality::of_two_board(game, state, stip, &proof);
     // The superfluous men, each with the line without it.

@@ -418,7 +418,10 @@ impl MateTables {
             loser,
         );
         // The men of the mating side, for the search of who covers what (`Cover`).
-        let mut cover = (flights != Flights::Unasked && win_left <= COVER_MOVES).then(|| {
+        // Built at the first square that needs it (most positions are settled before).
+        let cover_served = flights != Flights::Unasked && win_left <= COVER_MOVES;
+        let mut cover = None;
+        let build_cover = || {
             let mut men = Vec::with_capacity(16);
             for (sq, piece) in board.pieces() {
                 if piece.color == winner {
@@ -450,7 +453,7 @@ impl MateTables {
                 stand: flights == Flights::OrTooDear,
                 steps: 0,
             }
-        });
+        };
         // Nearest squares first: where a mate can be reached, it mostly is near the
         // king, and one square that may hold a mate ends the search.
         let mut rings = [Bitboard::EMPTY; 3];
@@ -479,9 +482,10 @@ impl MateTables {
             if need > spare {
                 continue;
             }
-            let Some(cover) = cover.as_mut() else {
+            if !cover_served {
                 return false;
-            };
+            }
+            let cover = cover.get_or_insert_with(build_cover);
             // Who covers what: each task left (the check, each flight that nothing
             // covers now) by a man of the mating side from the one square where it
             // ends, or by a man of the mated side standing on the flight.

@@ -199,15 +199,77 @@ mod tests {
         );
     }
 
-    /// A rook far from the lone king mates nothing in one turn; a queen that takes the
-    /// Underworld King may return on d1, so nothing is bounded there.
+    /// With no man of White's on the World but its king, no mate is in reach unless a
+    /// man comes back: a queen that may not take the Underworld King leaves the
+    /// position hopeless; one returned with the King taking the King lands on d1 (4e),
+    /// and U:Kxe2(=Qd1@W) (K@..) / Qd8# is the one line, for each placement of Black's King.
     #[test]
     fn a_return_is_the_only_way_to_a_mate_from_the_underworld() {
-        let far = state("k7/8/8/8/8/8/8/4K2R w - - underworld \"8/8/8/8/8/4k3/8/Q3K3\"; phase WU;");
+        let far = state("k7/8/1K6/8/8/8/8/8 w - - underworld \"8/8/8/8/8/4k3/8/Q3K3\"; phase WU;");
         assert!(mate_out_of_reach(&far, Color::White, 1));
-        let takes =
-            state("k7/8/8/8/8/8/8/4K2R w - - underworld \"8/8/8/8/8/8/4k3/Q3K3\"; phase WU;");
+        let line = "k7/8/1K6/8/8/8/8/8 w - - underworld \"8/8/8/8/8/8/4k3/Q3K3\"; phase WU;";
+        let takes = state(line);
         assert!(!mate_out_of_reach(&takes, Color::White, 1));
+        let table = crate::search::tt::Table::new(8);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let sol = crate::generic::help::solve_help(
+            &super::super::Underworld,
+            &takes,
+            Color::White,
+            1,
+            &[],
+            &table,
+            &stop,
+            None,
+        );
+        let lines: Vec<Vec<&str>> = sol
+            .solutions
+            .iter()
+            .map(|l| l.iter().map(|(c, _)| c.as_str()).collect())
+            .collect();
+        assert!(sol.complete);
+        // One line for each square Black's King is placed on (4.8e).
+        assert_eq!(lines.len(), 8, "{lines:?}");
+        for l in &lines {
+            assert_eq!(l[0], "U:e1e2(a1=Qd1@W)", "{l:?}");
+            assert_eq!(l.last(), Some(&"W:d1d8"), "{l:?}");
+        }
+    }
+
+    /// A man the other King takes for good returns from the reserve on either home
+    /// file of its kind (4e): 1.Ka6 / U:Kg1xh2 (the rook captured for good) U:Kh1xh2
+    /// (=Ra1@W) (K@..) / Nbd6#, the rook on a1 guarding a7 (eight solutions, one for
+    /// each placement of Black's King). Counted on its own home file alone, the h-file,
+    /// the rook would guard nothing there, and the bound would skip the line.
+    #[test]
+    fn a_man_taken_for_good_returns_on_either_home_file_of_its_kind() {
+        let line =
+            "2N2K2/1k6/8/1N1P4/8/8/8/8 b - - underworld \"8/8/8/8/8/8/4P2R/4R1kK\"; phase BW;";
+        let s = state(line);
+        assert!(!mate_out_of_reach(&s, Color::White, 2));
+        let table = crate::search::tt::Table::new(8);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let sol = crate::generic::help::solve_help(
+            &super::super::Underworld,
+            &s,
+            Color::White,
+            2,
+            &[],
+            &table,
+            &stop,
+            None,
+        );
+        assert!(sol.complete);
+        assert_eq!(sol.solutions.len(), 8);
+        for l in &sol.solutions {
+            let coords: Vec<&str> = l.iter().map(|(c, _)| c.as_str()).collect();
+            assert_eq!(
+                coords[..3],
+                ["W:b7a6", "U:g1h2", "U:h1h2(=Ra1@W)"],
+                "{coords:?}"
+            );
+            assert_eq!(coords.last(), Some(&"W:b5d6"), "{coords:?}");
+        }
     }
 
     /// A flight held by a man the loser returns (rule 4d): 1...a6 or a5, U:Sf6xKe4 (the

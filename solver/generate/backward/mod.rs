@@ -65,24 +65,17 @@ pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
 /// 4.1). The Underworld's own rules then prove it.
 pub fn underworld_self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
     let game = Game::fide();
-    let world = build(&game, spec, index, |_, pos, spec| {
-        retracted(pos, spec, false)
-    })?;
-    let mut d = Draw::new(spec.seed ^ UNDER_KINGS_SALT, index);
-    let black = d.pick_square(crate::bitboard::Bitboard::FULL);
-    let far = !(crate::geometry::Standard.king_attacks(black).with(black));
-    let white = d.pick_square(far);
-    let mut under = crate::board::Board::default();
-    under.put(black, Piece::new(Color::Black, Role::King));
-    under.put(white, Piece::new(Color::White, Role::King));
+    let world = build(
+        &game,
+        &super::candidate::world_alone(spec),
+        index,
+        |_, pos, spec| retracted(pos, spec, false),
+    )?;
     Some(format!(
         "{world} underworld \"{}\"; phase WW;",
-        fen::write_placement(&under)
+        crate::generate::candidate::underworld_kings(spec, index)
     ))
 }
-
-/// Keeps the Underworld Kings' draw apart from the World's.
-const UNDER_KINGS_SALT: u64 = 0x0D0C_0B0A_0908_0706;
 
 /// A way back from a position: the placement before a move, and the move's start,
 /// arrival and promotion (each checked forward by `step_back`).
@@ -591,7 +584,7 @@ fn reaches<G: Geometry>(
 /// A run's parameters for the tests: `stip` on `board`, 4 to 7 men of every kind,
 /// seed 1.
 #[cfg(test)]
-fn test_spec(stip: &str, board: super::Board, themes: Vec<Theme>) -> Spec {
+pub(super) fn test_spec(stip: &str, board: super::Board, themes: Vec<Theme>) -> Spec {
     Spec {
         stip: crate::problem::Stipulation::parse(stip).unwrap(),
         board,
