@@ -185,6 +185,28 @@ mod tests {
         super::super::read_line(line).expect("a valid line").state
     }
 
+    /// Every line of help play of `turns` turns from `s` won by White, in coordinates,
+    /// the search complete.
+    fn help_lines(s: &UState, turns: u32) -> Vec<Vec<String>> {
+        let table = crate::search::tt::Table::new(8);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let sol = crate::generic::help::solve_help(
+            &super::super::Underworld,
+            s,
+            Color::White,
+            turns,
+            &[],
+            &table,
+            &stop,
+            None,
+        );
+        assert!(sol.complete);
+        sol.solutions
+            .iter()
+            .map(|l| l.iter().map(|(c, _)| c.clone()).collect())
+            .collect()
+    }
+
     #[test]
     fn a_side_moves_once_on_each_board_in_a_turn() {
         let bw = state("4k3/8/8/8/8/8/8/R3K3 b - - underworld \"4k3/8/8/8/8/8/P7/4K3\"; phase BW;");
@@ -210,29 +232,12 @@ mod tests {
         let line = "k7/8/1K6/8/8/8/8/8 w - - underworld \"8/8/8/8/8/8/4k3/Q3K3\"; phase WU;";
         let takes = state(line);
         assert!(!mate_out_of_reach(&takes, Color::White, 1));
-        let table = crate::search::tt::Table::new(8);
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let sol = crate::generic::help::solve_help(
-            &super::super::Underworld,
-            &takes,
-            Color::White,
-            1,
-            &[],
-            &table,
-            &stop,
-            None,
-        );
-        let lines: Vec<Vec<&str>> = sol
-            .solutions
-            .iter()
-            .map(|l| l.iter().map(|(c, _)| c.as_str()).collect())
-            .collect();
-        assert!(sol.complete);
+        let lines = help_lines(&takes, 1);
         // One line for each square Black's King is placed on (4.8e).
         assert_eq!(lines.len(), 8, "{lines:?}");
         for l in &lines {
             assert_eq!(l[0], "U:e1e2(a1=Qd1@W)", "{l:?}");
-            assert_eq!(l.last(), Some(&"W:d1d8"), "{l:?}");
+            assert_eq!(l.last().map(String::as_str), Some("W:d1d8"), "{l:?}");
         }
     }
 
@@ -247,28 +252,11 @@ mod tests {
             "2N2K2/1k6/8/1N1P4/8/8/8/8 b - - underworld \"8/8/8/8/8/8/4P2R/4R1kK\"; phase BW;";
         let s = state(line);
         assert!(!mate_out_of_reach(&s, Color::White, 2));
-        let table = crate::search::tt::Table::new(8);
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let sol = crate::generic::help::solve_help(
-            &super::super::Underworld,
-            &s,
-            Color::White,
-            2,
-            &[],
-            &table,
-            &stop,
-            None,
-        );
-        assert!(sol.complete);
-        assert_eq!(sol.solutions.len(), 8);
-        for l in &sol.solutions {
-            let coords: Vec<&str> = l.iter().map(|(c, _)| c.as_str()).collect();
-            assert_eq!(
-                coords[..3],
-                ["W:b7a6", "U:g1h2", "U:h1h2(=Ra1@W)"],
-                "{coords:?}"
-            );
-            assert_eq!(coords.last(), Some(&"W:b5d6"), "{coords:?}");
+        let lines = help_lines(&s, 2);
+        assert_eq!(lines.len(), 8, "{lines:?}");
+        for l in &lines {
+            assert_eq!(l[..3], ["W:b7a6", "U:g1h2", "U:h1h2(=Ra1@W)"], "{l:?}");
+            assert_eq!(l.last().map(String::as_str), Some("W:b5d6"), "{l:?}");
         }
     }
 
@@ -280,25 +268,12 @@ mod tests {
         let line = "7k/p5pp/8/4N3/8/8/8/K7 b - - underworld \"k7/8/5n2/8/4K3/8/8/8\"; phase BW;";
         let s = state(line);
         assert!(!mate_out_of_reach(&s, Color::White, 2));
-        let table = crate::search::tt::Table::new(8);
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let sol = crate::generic::help::solve_help(
-            &super::super::Underworld,
-            &s,
-            Color::White,
-            2,
-            &[],
-            &table,
-            &stop,
-            None,
-        );
-        assert!(sol.complete);
-        assert!(!sol.solutions.is_empty());
-        for l in &sol.solutions {
-            let coords: Vec<&str> = l.iter().map(|(c, _)| c.as_str()).collect();
+        let lines = help_lines(&s, 2);
+        assert!(!lines.is_empty());
+        for l in &lines {
             // The Underworld holds only its Kings after the return: White's turn there
             // is skipped (rule 4.1).
-            assert_eq!(coords[1..], ["U:f6e4", "W:e5f7"], "{coords:?}");
+            assert_eq!(l[1..], ["U:f6e4", "W:e5f7"], "{l:?}");
         }
     }
 }
