@@ -177,50 +177,35 @@ fn random_diagram(spec: &Spec, index: u64) -> String {
     let turn = spec.first_mover().letter();
     match spec.board {
         Board::Single => {
-            let kings = [(Color::White, 0), (Color::Black, 0)];
-            let men: Vec<(Square, Piece)> = draw_men(spec, &mut d, 1, &kings)
-                .into_iter()
-                .map(|(_, sq, p)| (sq, p))
-                .collect();
-            let mut line = format!("{} {turn} - -", placement(&men));
+            let mut line = format!("{} {turn} - -", one_board(spec, &mut d));
             if !spec.ops.is_empty() {
                 line.push(' ');
                 line.push_str(&spec.ops);
             }
             line
         }
-        Board::Underworld if spec.stip.aim == crate::problem::Aim::Help => {
-            // A help-mate is unique only while the Underworld sleeps: every move a side
-            // may make there is a solution of its own (RULES.md), so the other men stand
-            // on the World, and the Underworld holds its Kings alone.
-            let kings = [(Color::White, 0), (Color::Black, 0)];
-            let men: Vec<(Square, Piece)> = draw_men(&world_alone(spec), &mut d, 1, &kings)
-                .into_iter()
-                .map(|(_, sq, p)| (sq, p))
-                .collect();
-            format!(
-                "{} {turn} - - underworld \"{}\"; phase {};",
-                placement(&men),
-                underworld_kings(spec, index),
-                if turn == 'w' { "WW" } else { "BW" }
-            )
-        }
         Board::Underworld => {
-            // The kings on the World, the Underworld Kings below (rules.md 4).
-            let kings = [
-                (Color::White, 0),
-                (Color::Black, 0),
-                (Color::White, 1),
-                (Color::Black, 1),
-            ];
-            let men = draw_men(spec, &mut d, 2, &kings);
-            let on = |b: usize| on_board(&men, b);
+            let (world, under) = if spec.stip.aim == crate::problem::Aim::Help {
+                // A help-mate is unique only while the Underworld sleeps: every move a
+                // side may make there is a solution of its own (RULES.md), so the other
+                // men stand on the World, and the Underworld holds its Kings alone.
+                (
+                    one_board(&world_alone(spec), &mut d),
+                    underworld_kings(spec, index),
+                )
+            } else {
+                // The kings on the World, the Underworld Kings below (rules.md 4).
+                let kings = [
+                    (Color::White, 0),
+                    (Color::Black, 0),
+                    (Color::White, 1),
+                    (Color::Black, 1),
+                ];
+                let men = draw_men(spec, &mut d, 2, &kings);
+                (placement(&on_board(&men, 0)), placement(&on_board(&men, 1)))
+            };
             let phase = if turn == 'w' { "WW" } else { "BW" };
-            format!(
-                "{} {turn} - - underworld \"{}\"; phase {phase};",
-                placement(&on(0)),
-                placement(&on(1))
-            )
+            format!("{world} {turn} - - underworld \"{under}\"; phase {phase};")
         }
         Board::Glass => {
             // The kings on either board, drawn like every other man.
@@ -234,6 +219,16 @@ fn random_diagram(spec: &Spec, index: u64) -> String {
             )
         }
     }
+}
+
+/// One board's men, its two kings among them, as FEN placement.
+fn one_board(spec: &Spec, d: &mut Draw) -> String {
+    let kings = [(Color::White, 0), (Color::Black, 0)];
+    let men: Vec<(Square, Piece)> = draw_men(spec, d, 1, &kings)
+        .into_iter()
+        .map(|(_, sq, p)| (sq, p))
+        .collect();
+    placement(&men)
 }
 
 #[cfg(test)]
