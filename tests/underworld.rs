@@ -319,6 +319,39 @@ fn a_return_without_the_mate_is_no_solution_in_one_round() {
     assert_eq!(keys(line, 2), "U:a4a6");
 }
 
+/// A node budget (`SolveOptions::max_nodes`, the generator's for Underworld candidates)
+/// leaves a search unfinished, never wrong: past it the first moves left are unresolved.
+#[test]
+fn a_search_past_its_node_budget_is_given_up_unfinished() {
+    let s = state("2k5/8/1K6/8/8/8/8/8 w - - underworld \"8/8/4k3/3K4/7Q/8/2n5/8\"; phase WU;");
+    let stop = AtomicBool::new(false);
+    let run = |max_nodes| {
+        let opts = SolveOptions {
+            tree: false,
+            max_nodes,
+            ..SolveOptions::default()
+        };
+        solve(&Underworld, &Table::new(8), &s, 3, &opts, &stop, &|_, _| {})
+    };
+    let whole = run(None);
+    assert!(whole.finished());
+    let keys = |sol: &fairysolve::generic::search::CoreSolution| {
+        sol.keys.iter().map(|k| k.0.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(keys(&whole), ["U:d5e6(h4=Qd1@W)"]);
+    let cut = run(Some(whole.nodes / 4));
+    assert!(!cut.finished() && !cut.unresolved.is_empty());
+    assert!(
+        cut.nodes < whole.nodes / 2,
+        "{} of {}",
+        cut.nodes,
+        whole.nodes
+    );
+    let enough = run(Some(whole.nodes));
+    assert!(enough.finished());
+    assert_eq!(keys(&enough), keys(&whole));
+}
+
 /// Lines that cannot be read, each with its message at the operation's column.
 #[test]
 fn bad_underworld_lines_are_located() {

@@ -914,7 +914,7 @@ fn examine_underworld(
         diagram,
         boards: ['W', 'U'],
         read: &read,
-        budget: (spec.stip.aim == Aim::Help).then_some(UNDERWORLD_HELP_BUDGET),
+        budget: Some(UNDERWORLD_BUDGET),
         // The World's FEN fields lead the line.
         world: Some(fen_fields(diagram)),
     };
@@ -945,10 +945,11 @@ fn on_the_world(solution: &str) -> Option<String> {
         .map(|moves| moves.join(" "))
 }
 
-/// The nodes an Underworld help-mate candidate's plain proof may take (RULES.md,
-/// Generation): a diagram with men on both boards may take millions, and such a
-/// candidate is given up, not handed out; a puzzle handed out is proved whole.
-const UNDERWORLD_HELP_BUDGET: u64 = 100_000;
+/// The nodes an Underworld candidate's plain proof may take (RULES.md, Generation): a
+/// round is four turns on two boards, and a diagram without a key (or with men on both
+/// boards, for a help-mate) may take millions to refute; such a candidate is given up,
+/// not handed out. A puzzle handed out is proved whole.
+const UNDERWORLD_BUDGET: u64 = 100_000;
 
 /// The proof of a two-board game's candidate (no retro module plays them).
 fn examine_two_board<G: crate::generic::TurnGame>(

@@ -74,8 +74,8 @@ pub fn prove<G: TurnGame>(
     prove_within(game, root, stip, table, stop, detail, None)
 }
 
-/// `prove`, a help-mate's search given up (the proof incomplete, so the candidate not
-/// handed out) past `budget` nodes.
+/// `prove`, the search given up (the proof incomplete, so the candidate not handed
+/// out) past `budget` nodes.
 pub fn prove_within<G: TurnGame>(
     game: &G,
     root: &G::State,
@@ -145,6 +145,7 @@ pub fn prove_within<G: TurnGame>(
                 // (then incomplete, and no puzzle). Not at a short key: the variant
                 // themes compare a complete FIDE solution with the puzzle's.
                 stop_at_keys: (!detail).then_some(2),
+                max_nodes: budget,
                 ..SolveOptions::default()
             };
             let sol = solve_for(game, goal, table, root, stip.moves, &opts, stop, &|_, _| {});

@@ -135,6 +135,9 @@ pub struct Prover<'a, G: TurnGame> {
     /// Ctrl-C, the deadline and the hand-over to more threads.
     halt: Halt<'a>,
     nodes: NodeCounter,
+    /// The nodes after which the search gives up (`SolveOptions::max_nodes`), counted
+    /// on each thread.
+    max_nodes: u64,
 }
 
 impl<'a, G: TurnGame> Prover<'a, G> {
@@ -154,6 +157,7 @@ impl<'a, G: TurnGame> Prover<'a, G> {
             salt: table.new_search() ^ (attacker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             halt: Halt::new(stop, deadline),
             nodes: NodeCounter::default(),
+            max_nodes: u64::MAX,
         }
     }
 
@@ -165,6 +169,10 @@ impl<'a, G: TurnGame> Prover<'a, G> {
         let count = self.nodes.count();
         if count & 0x3FF == 0 {
             self.halt.poll();
+        }
+        // A thread's own count: the generator's searches run on one thread.
+        if count >= self.max_nodes {
+            self.halt.give_up();
         }
         if self.halt.halted() {
             return Err(Stopped);
@@ -669,7 +677,7 @@ pub fn solve_for<G: TurnGame>(
 ) -> CoreSolution {
     let start = Instant::now();
     let attacker = game.mover(root);
-    let prover = Prover::new(
+    let mut prover = Prover::new(
         game,
         attacker,
         goal,
@@ -677,6 +685,7 @@ pub fn solve_for<G: TurnGame>(
         stop,
         opts.time_limit.map(|d| start + d),
     );
+    prover.max_nodes = opts.max_nodes.unwrap_or(u64::MAX);
     let roots = game.moves(root);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let keys_found = std::sync::atomic::AtomicUsize::new(0);

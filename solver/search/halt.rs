@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 const RUNNING: u8 = 0;
 /// Paused for a hand-over (see `Halt::hand_over_at`).
 const HANDED_OVER: u8 = 1;
-/// The deadline passed: the search stops for good.
+/// The deadline passed, or the search's node budget: it stops for good.
 const TIMED_OUT: u8 = 2;
 
 /// How long a search of more than one thread runs on its first thread alone before the
@@ -64,6 +64,11 @@ impl<'a> Halt<'a> {
             // Never over a time-out.
             self.state.fetch_max(HANDED_OVER, Ordering::Relaxed);
         }
+    }
+
+    /// Stops the search for good, as a passed deadline does (a node budget spent).
+    pub fn give_up(&self) {
+        self.state.store(TIMED_OUT, Ordering::Relaxed);
     }
 
     /// From `moment` on the search stops as on a limit, until `resume`; `handed_over`

@@ -33,6 +33,11 @@ pub struct SolveOptions {
     /// first move decided). A generator asking whether a problem has one key only
     /// learns enough from a second one; the solution is then incomplete, never wrong.
     pub stop_at_keys: Option<usize>,
+    /// Give the search up (incomplete, never wrong) once a thread of it has visited more
+    /// nodes than this: a generator's candidate too costly to prove is dropped, not
+    /// handed out. Obeyed by the two-board core (`generic::search::solve_for`), as
+    /// `stop_at_keys` is.
+    pub max_nodes: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -46,6 +51,7 @@ impl Default for SolveOptions {
             tree_budget: 1500,
             solo_time: SOLO_TIME,
             stop_at_keys: None,
+            max_nodes: None,
         }
     }
 }

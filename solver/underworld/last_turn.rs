@@ -33,7 +33,7 @@
 //!   `s#N` alike.
 
 use super::state::{Phase, Realm, UState};
-use super::under_moves::{self, UnderKind};
+use super::under_moves::{self, UnderKind, UnderMove};
 use super::{UMove, Underworld};
 use crate::search::last_move::{self_mate_candidates_where, Captures};
 use crate::types::Color;
@@ -59,17 +59,24 @@ fn black_may_leave_the_world_alone(s: &UState) -> bool {
 /// side's Underworld turn follows (`answered`), after which `mover`'s Underworld King
 /// is not attacked (so that the other side returns nothing either).
 fn under_quiet(s: &UState, mover: Color, answered: bool) -> Option<UMove> {
-    let moves = under_moves::legal_moves(s, mover);
+    let moves = under_moves::pseudo_moves(s, mover);
     if moves.is_empty() {
         let safe = !answered || !under_moves::king_in_check(s, mover);
         return safe.then_some(UMove::Pass);
     }
-    moves
-        .into_iter()
-        .find(|&mv| {
-            !takes_king(mv.kind) && (!answered || under_moves::keeps_king_safe(s, mover, mv))
-        })
-        .map(UMove::Under)
+    // The legal moves are those that keep the King safe, or all when none does (rule
+    // 4c): a move found quiet and safe is legal either way, so the first one serves,
+    // and most positions have one among the first few tried.
+    let quiet = |mv: &UnderMove| !takes_king(mv.kind);
+    let safe = |mv: &UnderMove| under_moves::keeps_king_safe(s, mover, *mv);
+    if let Some(&mv) = moves.iter().find(|mv| quiet(mv) && safe(mv)) {
+        return Some(UMove::Under(mv));
+    }
+    // Unanswered, an unsafe quiet move serves where no move at all is safe.
+    if answered || moves.iter().any(safe) {
+        return None;
+    }
+    moves.into_iter().find(quiet).map(UMove::Under)
 }
 
 /// A move of the side to move after which nobody wins before the next round begins,
