@@ -245,6 +245,30 @@ fn every_generated_puzzle_is_proved_again_by_solve() {
     }
 }
 
+/// An Underworld self-mate's World is built backwards with captures taken back
+/// (docs/design.md): in the play the man taken drops onto the Underworld and wakes it,
+/// and the line goes on there. Without them no line of the run moved on the Underworld.
+#[test]
+fn underworld_self_mates_wake_the_underworld() {
+    let args = [
+        "--stip",
+        "s#2",
+        "--underworld-chess",
+        "--men",
+        "5-8",
+        "--seed",
+        "7",
+        "--count",
+        "2",
+    ];
+    let puzzles = generate(&args);
+    assert_eq!(puzzles.len(), 2, "{puzzles:?}");
+    for line in &puzzles {
+        check_puzzle(line, "s#2", false);
+        assert!(op(line, "pv").unwrap().contains("U:"), "{line}");
+    }
+}
+
 /// formats.md 3: the shards of a run together give exactly the unsharded run; merged
 /// they are the same bytes.
 #[test]

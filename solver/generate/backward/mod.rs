@@ -59,17 +59,20 @@ pub fn self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
 }
 
 /// The diagram line of an Underworld self-mate candidate: the World built backwards
-/// with FIDE moves and nothing taken back that was captured (a capture would wake the
-/// Underworld, rules.md 4.3), the Underworld holding its Kings alone, two squares or
-/// more apart (inactive: its turns are skipped and the play is FIDE's until a capture,
-/// 4.1). The Underworld's own rules then prove it.
+/// with FIDE moves, the Underworld holding its Kings alone, two squares or more apart
+/// (inactive: its turns are skipped and the play is FIDE's until a capture, 4.1). The
+/// ways back take back captures too: in the play the man taken drops onto the
+/// Underworld and wakes it (4.3), each side then moving there as well as on the World,
+/// which leaves a forced World line forced unless a man returns. The Underworld's own
+/// rules then prove the candidate. Without the captures a quiet key was never built
+/// (as on the standard board, `moved`).
 pub fn underworld_self_mate_diagram(spec: &Spec, index: u64) -> Option<String> {
     let game = Game::fide();
     let world = build(
         &game,
         &super::candidate::world_alone(spec),
         index,
-        |_, pos, spec| retracted(pos, spec, false),
+        |_, pos, spec| retracted(pos, spec, true),
     )?;
     Some(format!(
         "{world} underworld \"{}\"; phase WW;",
