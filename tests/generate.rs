@@ -245,6 +245,38 @@ fn every_generated_puzzle_is_proved_again_by_solve() {
     }
 }
 
+/// `--men MIN-MAX` bounds every puzzle handed out (RULES.md, Generation), also where a
+/// run takes a superfluous man off (economy) or a climb takes men off (`--improve`):
+/// the men of every board counted, kings included.
+#[test]
+fn every_puzzle_holds_the_men_asked() {
+    let runs: [&[&str]; 4] = [
+        &["--stip", "h#2", "--theme", "economy"],
+        &["--stip", "#3", "--theme", "economy"],
+        &["--stip", "#2", "--improve"],
+        &["--stip", "#2", "--underworld-chess", "--theme", "economy"],
+    ];
+    for flags in runs {
+        let mut args = flags.to_vec();
+        args.extend(["--men", "6-8", "--seed", "3", "--count", "4"]);
+        let puzzles = generate(&args);
+        assert_eq!(puzzles.len(), 4, "{args:?}");
+        for line in &puzzles {
+            let under = line.split("underworld \"").nth(1).unwrap_or("");
+            let placements = [
+                line.split(' ').next().unwrap(),
+                under.split('"').next().unwrap(),
+            ];
+            let men = placements
+                .iter()
+                .flat_map(|p| p.chars())
+                .filter(char::is_ascii_alphabetic)
+                .count();
+            assert!((6..=8).contains(&men), "{args:?}: {line}");
+        }
+    }
+}
+
 /// An Underworld self-mate's World is built backwards with captures taken back
 /// (docs/design.md): in the play the man taken drops onto the Underworld and wakes it,
 /// and the line goes on there. Without them no line of the run moved on the Underworld.

@@ -63,9 +63,14 @@ pub(super) fn improved(
     let best = climb(
         found,
         |diagram, superfluous| {
-            let room = men_of(diagram) < spec.men.1;
-            let added = if room { &roles[..] } else { &[] };
-            changes(diagram, superfluous, mated, added, &mut draw)
+            let men = men_of(diagram);
+            let added = if men < spec.men.1 { &roles[..] } else { &[] };
+            let mut list = changes(diagram, superfluous, mated, added, &mut draw);
+            // Within the men asked (`--men`): a man comes off only above the least.
+            if men <= spec.men.0 {
+                list.retain(|changed| men_of(changed) >= men);
+            }
+            list
         },
         |changed| {
             let mut none = 0;

@@ -770,7 +770,9 @@ fn examine_single(
         // superfluous men is examined afresh (legality, soundness, every theme), and the
         // first that passes is the puzzle.
         for man in qualities.superfluous.iter().flatten() {
-            let Some(smaller) = without_man(diagram, man) else {
+            // Never below the men asked (`--men`): such a puzzle is not economical.
+            let Some(smaller) = without_man(diagram, man).filter(|d| men_of(d) >= spec.men.0)
+            else {
                 continue;
             };
             if *smaller_left == 0 {
@@ -1013,7 +1015,7 @@ fn examine_two_board<G: crate::generic::TurnGame>(
     } else if spec.wants(Theme::Economy) {
         // Drawn toward economy as on one board: the line without one of its
         // superfluous men is examined afresh.
-        for (_, smaller) in &lighter {
+        for (_, smaller) in lighter.iter().filter(|(_, d)| men_of(d) >= spec.men.0) {
             if *smaller_left == 0 {
                 break;
             }
