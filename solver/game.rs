@@ -668,8 +668,22 @@ impl<T: Terrain> Game<T> {
         }
         let geo = self.geo(pos);
         let info = crate::search::CheckInfo::with_king_checks(geo, pos, self.rules.taxi.is_some());
+        // Under Taxi a rider that already attacks the other king, too dear to be a check
+        // now, becomes one after any move cheap enough to save the money (the mover's
+        // next turn holds its cash less the price plus its income, rules.md 2.2): there
+        // each move is played and the check asked of the position after it.
+        let saving_checks = self.rules.taxi.is_some() && {
+            let board = pos.board();
+            !crate::taxi::pays_any_travel(geo, pos.cash(pos.turn()))
+                && board.king(!pos.turn()).is_some_and(|king| {
+                    crate::attacks::attackers(geo, board, king, pos.turn(), board.occupied())
+                        .is_nonempty()
+                })
+        };
         let mut first = FirstLegal::new(|mv: Move| {
-            (captures || !mv.takes(pos.board())) && !info.gives_check(geo, pos, mv)
+            (captures || !mv.takes(pos.board()))
+                && !info.gives_check(geo, pos, mv)
+                && (!saving_checks || !self.in_check(&self.play(pos, mv).position))
         });
         self.generate_base(pos, &mut first);
         first.found
@@ -1298,10 +1312,10 @@ mod tests {
             taxi: Some(Taxi::default()),
         };
         let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
-        fn run<T: Terrain>(game: &Game<T>, rng: &mut crate::test_rng::Rng) {
+        fn run<T: Terrain>(game: &Game<T>, rng: &mut crate::test_rng::Rng, men: &str) {
             let (mut found, mut none) = (0, 0);
             let seed = rng.next();
-            crate::test_games::random_placements(seed, 3_000, "QRBNPqrnp", |start, _| {
+            crate::test_games::random_placements(seed, 3_000, men, |start, _| {
                 let mut pos = *start;
                 if game.rules.taxi.is_some() {
                     for c in Color::ALL {
@@ -1324,9 +1338,18 @@ mod tests {
                 }
                 let fen = crate::fen::write_fen(&pos);
                 // The placements keep Black out of check on the standard board only.
-                let mut passed = pos;
-                passed.pass();
-                if game.in_check(&passed) {
+                // Under Taxi with White to move, by what White holds now (passing the
+                // turn would add White's income: a rider one step too dear now, the
+                // case a cheap move makes a check of, would be called a check).
+                let black_checked = match &game.rules.taxi {
+                    Some(t) => taxi::in_check(game.geo(&pos), &pos, Color::Black, t),
+                    None => {
+                        let mut passed = pos;
+                        passed.pass();
+                        game.in_check(&passed)
+                    }
+                };
+                if black_checked {
                     return;
                 }
                 let moves = game.legal_moves(&pos);
@@ -1373,23 +1396,50 @@ mod tests {
             };
             assert!(found > least, "{found} found, {none} none");
         }
-        run(&Game::new(Rules::default()), &mut rng);
-        run(&Game::new(taxi), &mut rng);
+        const CROWDED: &str = "QRBNPqrnp";
+        run(&Game::new(Rules::default()), &mut rng, CROWDED);
+        run(&Game::new(taxi), &mut rng, CROWDED);
+        // Open lines: a rider too dear to check now, whose attack a cheap move (less
+        // than the income) makes a check.
+        run(&Game::new(taxi), &mut rng, "QRBqrP");
         run(
             &Game::on(Earthquake::new(1, 0, VoidRule::Block), Rules::default()),
             &mut rng,
+            CROWDED,
         );
         run(
             &Game::on(Earthquake::new(0, -1, VoidRule::Fly), taxi),
             &mut rng,
+            CROWDED,
         );
         for (timer, order) in [(1, FallOrder::MateFirst), (2, FallOrder::FallsFirst)] {
             let trapdoor = Rules {
                 trapdoor: Some(Trapdoor { timer, order }),
                 taxi: None,
             };
-            run(&Game::new(trapdoor), &mut rng);
+            run(&Game::new(trapdoor), &mut rng, CROWDED);
         }
+        // Rule 2.2: Black's queen on h8 attacks White's king on a8, a ride of 7 that
+        // Black's 6 cannot pay; a king's step costs 1 of an income of 2, so after it
+        // Black holds 7 at its next turn and the ride is a check. No king's step is
+        // quiet, nor any move that costs less than 2 (a generated puzzle's proof once
+        // met this position).
+        let rich_after = Game::new(taxi);
+        // (Read as placement: FIDE's reader would call White in check.)
+        let board = crate::fen::parse_placement("K6q/2q5/1r6/6k1/8/1P6/8/R7", 0).unwrap();
+        let mut pos = Position::from_parts(board, Color::Black, Bitboard::EMPTY, None, 0, 1);
+        pos.set_cash(Color::White, 1);
+        pos.set_cash(Color::Black, 6);
+        let quiet = rich_after.quiet_move(&pos).expect("a dear enough move");
+        assert!(
+            !rich_after.in_check(&rich_after.play(&pos, quiet).position),
+            "{quiet:?}"
+        );
+        let square = |name| Square::parse(name).unwrap();
+        let step = Move::new(Role::King, square("g5"), square("f4"), MoveKind::Normal);
+        assert!(rich_after.legal_moves(&pos).contains(&step));
+        assert!(rich_after.in_check(&rich_after.play(&pos, step).position));
+
         // Rules 1.5c and 1.5d: the king on a1 has no step and falls at the end of any
         // other move (each a legal, losing move), so no move is quiet; the pawn on e2
         // falls unless it moves and alone shuts the rook's line to e1, so only the moves

@@ -492,10 +492,20 @@ pub fn run(args: GenerateArgs) -> bool {
                 std::thread::sleep(Duration::from_millis(20));
             }
         });
-        let ok = generate_run(&args, &spec, shard, &run, &mut place, &mut *out, &stop);
-        finished.store(true, Ordering::Relaxed);
-        ok
+        // Set also when the run unwinds: the scope waits for the watcher, which would
+        // otherwise watch for ever and hold a panic back from ending the process.
+        let _finish = SetOnDrop(&finished);
+        generate_run(&args, &spec, shard, &run, &mut place, &mut *out, &stop)
     })
+}
+
+/// Sets its flag when dropped, on return or unwinding alike.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// The candidates of the run from `place` on, until the count, the candidates or a stop.
