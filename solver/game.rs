@@ -668,18 +668,10 @@ impl<T: Terrain> Game<T> {
         }
         let geo = self.geo(pos);
         let info = crate::search::CheckInfo::with_king_checks(geo, pos, self.rules.taxi.is_some());
-        // Under Taxi a rider that already attacks the other king, too dear to be a check
-        // now, becomes one after any move cheap enough to save the money (the mover's
-        // next turn holds its cash less the price plus its income, rules.md 2.2): there
-        // each move is played and the check asked of the position after it.
-        let saving_checks = self.rules.taxi.is_some() && {
-            let board = pos.board();
-            !crate::taxi::pays_any_travel(geo, pos.cash(pos.turn()))
-                && board.king(!pos.turn()).is_some_and(|king| {
-                    crate::attacks::attackers(geo, board, king, pos.turn(), board.occupied())
-                        .is_nonempty()
-                })
-        };
+        // Under Taxi a move cheaper than the income may make a check of an attack too
+        // dear now (`taxi::saved_coin_may_check`): there each move is played and the
+        // check asked of the position after it.
+        let saving_checks = self.rules.taxi.is_some() && taxi::saved_coin_may_check(geo, pos);
         let mut first = FirstLegal::new(|mv: Move| {
             (captures || !mv.takes(pos.board()))
                 && !info.gives_check(geo, pos, mv)

@@ -206,6 +206,19 @@ pub fn pays_any_travel<G: Geometry>(geo: &G, amount: u32) -> bool {
     amount >= geo.longest_ride().max(2)
 }
 
+/// Whether a man of the side to move already attacks the other king, too dear to be a
+/// check now (its cash pays no ride of every length): a move cheaper than its income
+/// leaves it richer at its next turn, and the attack may become a check (rules.md 2.2).
+/// `false`: a move gives check only by what it does on the board.
+pub fn saved_coin_may_check<G: Geometry>(geo: &G, pos: &Position) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    !pays_any_travel(geo, pos.cash(us))
+        && board
+            .king(!us)
+            .is_some_and(|king| attackers(geo, board, king, us, board.occupied()).is_nonempty())
+}
+
 /// Of the `squares` next to a king, those its side can pay to step to with `budget`:
 /// a step travels one square, a capture adds the fee of the square (rules.md 2.1).
 pub fn affordable_king_steps(board: &Board, squares: Bitboard, budget: u32) -> Bitboard {

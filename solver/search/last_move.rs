@@ -93,10 +93,7 @@ pub fn fall_checks<T: Terrain>(game: &Game<T>, pos: &Position) -> Option<FallChe
     // one after any move cheap enough to save the money (rules.md 2.2). With cash for
     // any ride there is no such rider: its attack would be a check, and the side not
     // to move is never in check.
-    if game.rules.taxi.is_some()
-        && !crate::taxi::pays_any_travel(geo, pos.cash(us))
-        && crate::attacks::attackers(geo, board, king, us, board.occupied()).is_nonempty()
-    {
+    if game.rules.taxi.is_some() && crate::taxi::saved_coin_may_check(geo, pos) {
         return None;
     }
     let expiring = crate::trapdoor::Trapdoor::expiring(pos, us, Bitboard::EMPTY);
